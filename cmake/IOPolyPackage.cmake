@@ -1,0 +1,12 @@
+# Exported CMake package: find_package(IOPoly) gives IOPoly::runtime (the
+# library and header) and, when the plugin is built, IOPoly::plugin (an
+# INTERFACE target that adds -fplugin=... and links the runtime).
+include(CMakePackageConfigHelpers)
+set(IOPOLY_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/IOPoly)
+install(EXPORT IOPolyTargets NAMESPACE IOPoly:: DESTINATION ${IOPOLY_CMAKE_DIR})
+configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/IOPolyConfig.cmake.in
+  ${CMAKE_CURRENT_BINARY_DIR}/IOPolyConfig.cmake INSTALL_DESTINATION ${IOPOLY_CMAKE_DIR})
+write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/IOPolyConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/IOPolyConfig.cmake
+  ${CMAKE_CURRENT_BINARY_DIR}/IOPolyConfigVersion.cmake DESTINATION ${IOPOLY_CMAKE_DIR})

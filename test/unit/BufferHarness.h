@@ -1,0 +1,44 @@
+//===- BufferHarness.h - A stripe buffer wired to test parts ----*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+#ifndef IOPOLY_TEST_BUFFERHARNESS_H
+#define IOPOLY_TEST_BUFFERHARNESS_H
+
+#include "StripeBuffer.h"
+
+#include <memory>
+
+namespace iopoly {
+namespace test {
+
+struct BufferHarness {
+  BufferHarness(size_t Frames, size_t Stripe, size_t Disks, bool Prefetch = true,
+                const char *Model = "hdd", bool Threads = true)
+      : Counters(Disks), Workers(Disks, !Threads) {
+    DiskModelParams P;
+    (void)parseDiskModel(Model, P);
+    ModelPtr = std::make_unique<DiskModel>(P, Disks);
+    RetryPolicy R;
+    R.SleepMicros = 1;
+    IO = std::make_unique<StripeIO>(*ModelPtr, false, R, Counters.IoNanos, Disks);
+    BufferEnv Env{Stripe, Frames, Prefetch, Counters, *ModelPtr, Trace, Workers, *IO};
+    Buffer = std::make_unique<StripeBuffer>(Env);
+  }
+  ~BufferHarness() { Workers.stop(); }
+  /// Registers \p A with the counters (distinct-stripe bits).
+  void track(iopoly_array &A) { A.Fetched = Counters.fetchedBits(A.Name, A.Geo.numStripes()); }
+
+  Stats Counters;
+  std::unique_ptr<DiskModel> ModelPtr;
+  TraceWriter Trace;
+  IOWorkers Workers;
+  std::unique_ptr<StripeIO> IO;
+  std::unique_ptr<StripeBuffer> Buffer;
+};
+
+} // namespace test
+} // namespace iopoly
+
+#endif
