@@ -7,7 +7,9 @@
  *
  *   wavefront init   N RAW    create the iopoly array "wf<N>" and the plain
  *                             file RAW with the same values in (-1, 1)
- *   wavefront mmap   N RAW OUT  the plain kernel over an mmap of RAW
+ *   wavefront mmap   N RAW OUT [random]  the plain kernel over an mmap of
+ *                             RAW; "random" adds madvise(MADV_RANDOM), which
+ *                             turns off the kernel's read-around
  *   wavefront attach N OUT    iopoly attach/release: each row's current
  *                             block stays attached while the diagonals
  *                             cross it, then is released (no prefetch)
@@ -16,7 +18,11 @@
  *                             diagonals are attached ahead, in the
  *                             background, and released behind
  *
- * Every version prints "checksum <hex>" of the sums; they must agree.
+ * Every version prints "checksum <hex>" of the sums; they must agree, then
+ * "wall <s>" and what the kernel counted for the process: "majflt <n>"
+ * (major page faults), "read_bytes <n>" (bytes it caused to be read from
+ * storage, /proc/self/io), "maxrss_kib <n>" and the CPU time "user_s <s>",
+ * "sys_s <s>".
  *===----------------------------------------------------------------------===*/
 #include "iopoly.h"
 
@@ -27,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -36,8 +43,11 @@ static void die(const char *what) {
   exit(1);
 }
 
+/* iopoly's messages already name the failing function. */
 static void die_iopoly(const char *what) {
-  fprintf(stderr, "wavefront: %s: %s\n", what, iopoly_last_error());
+  const char *e = iopoly_last_error();
+  fprintf(stderr, "wavefront: %s%s%s\n", strncmp(e, what, strlen(what)) ? what : "",
+          strncmp(e, what, strlen(what)) ? ": " : "", e);
   exit(1);
 }
 
@@ -83,6 +93,23 @@ static iopoly_array *open_matrix(size_t n, int flags) {
   return a;
 }
 
+/* What the kernel counted for this process: major faults, bytes read from
+ * storage (the mmap version's I/O volume) and peak resident set. */
+static void report_usage(void) {
+  struct rusage ru;
+  if (getrusage(RUSAGE_SELF, &ru) == 0)
+    printf("majflt %ld\nmaxrss_kib %ld\nuser_s %.3f\nsys_s %.3f\n", ru.ru_majflt, ru.ru_maxrss,
+           ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6, ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6);
+  FILE *f = fopen("/proc/self/io", "r");
+  char line[128];
+  unsigned long long v;
+  while (f && fgets(line, sizeof line, f))
+    if (sscanf(line, "read_bytes: %llu", &v) == 1)
+      printf("read_bytes %llu\n", v);
+  if (f)
+    fclose(f);
+}
+
 /* ---- init -------------------------------------------------------------- */
 
 static void do_init(size_t n, const char *raw) {
@@ -118,7 +145,7 @@ static void do_init(size_t n, const char *raw) {
 
 /* ---- the plain kernel over mmap (paper 3, section 3) -------------------- */
 
-static void do_mmap(size_t n, const char *raw, const char *out) {
+static void do_mmap(size_t n, const char *raw, const char *out, int advise_random) {
   int fd = open(raw, O_RDONLY);
   if (fd < 0)
     die(raw);
@@ -130,6 +157,8 @@ static void do_mmap(size_t n, const char *raw, const char *out) {
   const double *A = mmap(NULL, n * n * 8, PROT_READ, MAP_SHARED, fd, 0);
   if (A == MAP_FAILED)
     die("mmap");
+  if (advise_random && madvise((void *)A, n * n * 8, MADV_RANDOM) != 0)
+    die("madvise");
   double *sums = malloc((2 * n - 1) * sizeof(double));
   size_t k = 0;
   for (size_t sum = 0; sum < n; ++sum) {
@@ -252,7 +281,7 @@ static void do_seeker(size_t n, const char *out, size_t lookahead) {
 
 int main(int argc, char **argv) {
   if (argc < 4) {
-    fprintf(stderr, "usage: wavefront init N RAW | mmap N RAW OUT | attach N OUT | seeker N OUT [LOOKAHEAD]\n");
+    fprintf(stderr, "usage: wavefront init N RAW | mmap N RAW OUT [random] | attach N OUT | seeker N OUT [LOOKAHEAD]\n");
     return 2;
   }
   const char *mode = argv[1];
@@ -266,7 +295,7 @@ int main(int argc, char **argv) {
   if (!strcmp(mode, "init"))
     do_init(n, argv[3]);
   else if (!strcmp(mode, "mmap") && argc >= 5)
-    do_mmap(n, argv[3], argv[4]);
+    do_mmap(n, argv[3], argv[4], argc >= 6 && !strcmp(argv[5], "random"));
   else if (!strcmp(mode, "attach"))
     do_attach(n, argv[3]);
   else if (!strcmp(mode, "seeker"))
@@ -276,5 +305,6 @@ int main(int argc, char **argv) {
     return 2;
   }
   printf("wall %.3f\n", now() - t0);
+  report_usage();
   return 0;
 }
