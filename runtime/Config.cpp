@@ -60,7 +60,7 @@ Status parseUnsigned(const std::string &Text, unsigned long long &Out) {
 /// comma list gives those directories.
 Status resolveDisks(Config &C) {
   C.DiskDirs.clear();
-  const std::string &Spec = C.DisksSpec;
+  const std::string Spec = trim(C.DisksSpec);
   if (!Spec.empty() && Spec.find_first_not_of("0123456789") == std::string::npos) {
     unsigned long long N = 0;
     if (Status S = parseUnsigned(Spec, N))

@@ -1,0 +1,125 @@
+//===- DiskModelTest.cpp - The deterministic disk model --------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// One FIFO queue per disk, requests on different disks overlap, a request
+// that continues the previous one on its disk pays the sequential latency,
+// a model "none" costs nothing, and the same requests always give the same
+// times.
+//
+//===----------------------------------------------------------------------===//
+#include "DiskModel.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+using namespace iopoly;
+
+namespace {
+
+// 10 ms random, 1 ms sequential positioning, 1 MiB/s: a 1 MiB request costs
+// 1.01 s random or 1.001 s sequential.
+DiskModelParams params() {
+  DiskModelParams P;
+  Status S = parseDiskModel("latency=10ms,seq=1ms,bw=1M", P);
+  EXPECT_TRUE(S.ok()) << S.message();
+  return P;
+}
+constexpr size_t MiB = 1 << 20;
+constexpr double Random = 0.01 + 1.0, Seq = 0.001 + 1.0;
+
+} // namespace
+
+TEST(DiskModel, ServiceTimeIsPositioningPlusTransfer) {
+  DiskModel M(params(), 2);
+  EXPECT_DOUBLE_EQ(Random, M.serviceTime(MiB, false));
+  EXPECT_DOUBLE_EQ(Seq, M.serviceTime(MiB, true));
+  EXPECT_DOUBLE_EQ(0.01 + 0.5, M.serviceTime(MiB / 2, false));
+}
+
+TEST(DiskModel, OneDiskServesRequestsInFifoOrder) {
+  DiskModel M(params(), 2);
+  DiskModel::Request A = M.submit(0, 1, 0, MiB, 0);
+  DiskModel::Request B = M.submit(0, 2, 0, MiB, 0); // another file: random
+  DiskModel::Request C = M.submit(0, 3, 0, MiB, 0);
+  EXPECT_DOUBLE_EQ(Random, A.Done);
+  EXPECT_DOUBLE_EQ(2 * Random, B.Done);
+  EXPECT_DOUBLE_EQ(3 * Random, C.Done);
+  EXPECT_DOUBLE_EQ(Random, C.Service);
+  EXPECT_DOUBLE_EQ(3 * Random, M.busySeconds(0));
+  EXPECT_DOUBLE_EQ(0, M.busySeconds(1));
+}
+
+TEST(DiskModel, RequestsOnDifferentDisksOverlap) {
+  DiskModel M(params(), 4);
+  for (size_t D = 0; D < 4; ++D)
+    EXPECT_DOUBLE_EQ(Random, M.submit(D, 7, 0, MiB, 0).Done) << "disk " << D;
+  // Four disks did four requests in the time of one.
+  M.waitUntil(Random);
+  EXPECT_DOUBLE_EQ(Random, M.appClock());
+}
+
+TEST(DiskModel, SequentialRunsPayTheShortLatency) {
+  DiskModel M(params(), 1);
+  EXPECT_DOUBLE_EQ(Random, M.submit(0, 5, 4096, MiB, 0).Service) << "first request is random";
+  EXPECT_DOUBLE_EQ(Seq, M.submit(0, 5, 4096 + MiB, MiB, 0).Service) << "continues the run";
+  EXPECT_DOUBLE_EQ(Random, M.submit(0, 5, 4096 + 3 * MiB, MiB, 0).Service) << "a gap is a seek";
+  EXPECT_DOUBLE_EQ(Random, M.submit(0, 6, 4096 + 4 * MiB, MiB, 0).Service) << "another file is a seek";
+  EXPECT_DOUBLE_EQ(Random, M.submit(0, 6, 0, MiB, 0).Service) << "going backwards is a seek";
+}
+
+TEST(DiskModel, IdleDiskStartsAtTheIssueTime) {
+  DiskModel M(params(), 1);
+  DiskModel::Request A = M.submit(0, 1, 0, MiB, 0);
+  DiskModel::Request B = M.submit(0, 2, 0, MiB, 5.0); // disk idle since A.Done
+  EXPECT_DOUBLE_EQ(5.0 + Random, B.Done);
+  EXPECT_LT(A.Done, 5.0);
+}
+
+TEST(DiskModel, ApplicationClockOnlyMovesForward) {
+  DiskModel M(params(), 1);
+  M.waitUntil(2.0);
+  M.waitUntil(1.0);
+  EXPECT_DOUBLE_EQ(2.0, M.appClock());
+  M.reset();
+  EXPECT_DOUBLE_EQ(0, M.appClock());
+  EXPECT_DOUBLE_EQ(0, M.busySeconds(0));
+  EXPECT_DOUBLE_EQ(Random, M.submit(0, 1, 0, MiB, 0).Done) << "reset forgets queues and runs";
+}
+
+TEST(DiskModel, NoneCostsNothing) {
+  DiskModelParams P;
+  ASSERT_TRUE(parseDiskModel("none", P).ok());
+  DiskModel M(P, 2);
+  EXPECT_FALSE(M.enabled());
+  DiskModel::Request R = M.submit(1, 1, 0, MiB, 3.5);
+  EXPECT_DOUBLE_EQ(3.5, R.Done);
+  EXPECT_DOUBLE_EQ(0, R.Service);
+  EXPECT_DOUBLE_EQ(0, M.serviceTime(MiB, false));
+  EXPECT_DOUBLE_EQ(0, M.busySeconds(1));
+}
+
+TEST(DiskModel, SameRequestsGiveBitIdenticalTimes) {
+  auto Run = [] {
+    DiskModelParams P;
+    EXPECT_TRUE(parseDiskModel("hdd", P).ok());
+    DiskModel M(P, 3);
+    std::mt19937_64 R(42);
+    std::vector<double> Out;
+    for (int I = 0; I < 1000; ++I) {
+      size_t Disk = R() % 3;
+      DiskModel::Request Q = M.submit(Disk, R() % 4, (R() % 16) * 65536, 65536, M.appClock());
+      if (R() % 2)
+        M.waitUntil(Q.Done);
+      Out.push_back(Q.Done);
+    }
+    Out.push_back(M.appClock());
+    return Out;
+  };
+  std::vector<double> A = Run(), B = Run();
+  ASSERT_EQ(A.size(), B.size());
+  for (size_t I = 0; I < A.size(); ++I)
+    ASSERT_EQ(A[I], B[I]) << "request " << I;
+  EXPECT_GT(A.back(), 0);
+}
