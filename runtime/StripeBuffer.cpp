@@ -192,6 +192,7 @@ Status StripeBuffer::runReplace(const Replacement &R) {
       F->Stripe = F->OldStripe;
       F->OldOwner = nullptr;
       F->Dirty = true;
+      F->WriteHeld = false; // set for the new stripe by pinAhead, not held now
       F->Pins = 0;
       F->Prefetched = false;
       F->State = FrameState::Ready;
@@ -406,6 +407,9 @@ Status StripeBuffer::writeBackLocked(Lock &L, Frame *F) {
                                           Env.Model.appClock());
   Env.Model.waitUntil(W.Done);
   trace(TraceWriteback | TraceWrite, A, S);
+  // A holder that attached for writing before the copy may change the bytes
+  // after it and release before the write lands: it stays dirty then too.
+  bool HeldForWriting = F->WriteHeld;
   F->Flushing = true;
   F->Dirty = false;
   L.unlock();
@@ -416,13 +420,15 @@ Status StripeBuffer::writeBackLocked(Lock &L, Frame *F) {
   if (E) {
     F->Dirty = true;
     C.WriteErrors++;
+    E = Status::error(format("cannot write back block %zu of array '%s' (the data stays in the buffer): %s", S,
+                             A->Name.c_str(), E.message().c_str()));
   } else {
     C.Writebacks++;
     C.BytesWritten += Env.StripeSize;
     C.PerDisk[D].Writes++;
     C.PerDisk[D].BytesWritten += Env.StripeSize;
-    if (F->WriteHeld)
-      F->Dirty = true; // still attached for writing: may change again
+    if (HeldForWriting || F->WriteHeld)
+      F->Dirty = true; // attached for writing: may have changed since the copy
   }
   CV.notify_all();
   return E;

@@ -15,12 +15,13 @@ namespace test {
 
 struct BufferHarness {
   BufferHarness(size_t Frames, size_t Stripe, size_t Disks, bool Prefetch = true,
-                const char *Model = "hdd", bool Threads = true)
+                const char *Model = "hdd", bool Threads = true, unsigned IoRetries = 3)
       : Counters(Disks), Workers(Disks, !Threads) {
     DiskModelParams P;
     (void)parseDiskModel(Model, P);
     ModelPtr = std::make_unique<DiskModel>(P, Disks);
     RetryPolicy R;
+    R.IoRetries = IoRetries;
     R.SleepMicros = 1;
     IO = std::make_unique<StripeIO>(*ModelPtr, false, R, Counters.IoNanos, Disks);
     BufferEnv Env{Stripe, Frames, Prefetch, Counters, *ModelPtr, Trace, Workers, *IO};

@@ -1,0 +1,134 @@
+//===- ArenaTest.cpp - iopoly_alloc addresses and the access guard --------===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Addresses handed out for disk-resident memory map back to their array
+// (iopoly_array_of), ordinary pointers map to nothing, released ranges stop
+// mapping, and touching the memory directly (from code not compiled with
+// the plugin) stops the program with a message naming the array instead of
+// corrupting anything.
+//
+//===----------------------------------------------------------------------===//
+#include "Arena.h"
+#include "Array.h"
+
+#include "iopoly.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <memory>
+
+using namespace iopoly;
+
+namespace {
+
+std::unique_ptr<iopoly_array> fakeArray(const std::string &Name, size_t Bytes) {
+  Geometry G;
+  size_t Dims[1] = {Bytes};
+  EXPECT_TRUE(Geometry::make(1, 1, Dims, nullptr, 4096, 1, G).ok());
+  auto A = std::make_unique<iopoly_array>(G);
+  A->Name = Name;
+  return A;
+}
+
+/// Reserves and releases an arena range for one test.
+struct Reserved {
+  Reserved(iopoly_array &A, size_t Bytes) : Bytes(Bytes) {
+    Status S = arenaReserve(&A, Bytes, Base);
+    EXPECT_TRUE(S.ok()) << S.message();
+    A.AllocBase = Base;
+  }
+  ~Reserved() {
+    if (Base)
+      arenaRelease(Base, Bytes);
+  }
+  size_t Bytes;
+  void *Base = nullptr;
+};
+
+/// Matches a death message that does not contain \p Part (gtest without
+/// gmock has no Not(HasSubstr(...))).
+class LacksText : public testing::MatcherInterface<const std::string &> {
+public:
+  explicit LacksText(std::string Part) : Part(std::move(Part)) {}
+  bool MatchAndExplain(const std::string &S, testing::MatchResultListener *) const override {
+    return S.find(Part) == std::string::npos;
+  }
+  void DescribeTo(std::ostream *OS) const override { *OS << "does not contain \"" << Part << "\""; }
+
+private:
+  std::string Part;
+};
+
+testing::Matcher<const std::string &> lacks(const std::string &Part) {
+  return testing::MakeMatcher(new LacksText(Part));
+}
+
+} // namespace
+
+TEST(Arena, ArenaPointersMapToTheirArray) {
+  auto A = fakeArray("first", 3000);
+  auto B = fakeArray("second", (size_t(1) << 30) + 5); // spans two granules
+  Reserved RA(*A, 3000), RB(*B, B->Geo.TotalBytes);
+  ASSERT_NE(nullptr, RA.Base);
+  ASSERT_NE(nullptr, RB.Base);
+  char *PA = static_cast<char *>(RA.Base), *PB = static_cast<char *>(RB.Base);
+  EXPECT_EQ(A.get(), iopoly_array_of(PA));
+  EXPECT_EQ(A.get(), iopoly_array_of(PA + 2999));
+  EXPECT_EQ(B.get(), iopoly_array_of(PB));
+  EXPECT_EQ(B.get(), iopoly_array_of(PB + (size_t(1) << 30)));
+  EXPECT_EQ(B.get(), iopoly_array_of(PB + (size_t(1) << 30) + 4));
+  EXPECT_NE(PA, PB);
+  // Ranges do not overlap: each starts on its own granule.
+  uintptr_t GA = reinterpret_cast<uintptr_t>(PA) >> ArenaGranuleShift;
+  uintptr_t GB = reinterpret_cast<uintptr_t>(PB) >> ArenaGranuleShift;
+  EXPECT_TRUE(GB > GA || GB + 2 <= GA);
+}
+
+TEST(Arena, OrdinaryPointersMapToNothing) {
+  auto A = fakeArray("some", 100);
+  Reserved R(*A, 100); // makes sure the arena exists
+  int Local = 0;
+  std::unique_ptr<char[]> Heap(new char[16]);
+  static int Global;
+  EXPECT_EQ(nullptr, iopoly_array_of(&Local));
+  EXPECT_EQ(nullptr, iopoly_array_of(Heap.get()));
+  EXPECT_EQ(nullptr, iopoly_array_of(&Global));
+  EXPECT_EQ(nullptr, iopoly_array_of(nullptr));
+  EXPECT_EQ(nullptr, iopoly_array_of(reinterpret_cast<void *>(iopoly_arena_base_ - 1)));
+  EXPECT_EQ(nullptr, iopoly_array_of(reinterpret_cast<void *>(iopoly_arena_base_ + iopoly_arena_size_)));
+}
+
+TEST(Arena, ReleasedRangesStopMappingAndAreReused) {
+  auto A = fakeArray("gone", 4096);
+  void *First = nullptr;
+  {
+    Reserved R(*A, 4096);
+    First = R.Base;
+    EXPECT_EQ(A.get(), iopoly_array_of(First));
+  }
+  EXPECT_EQ(nullptr, iopoly_array_of(First));
+  auto B = fakeArray("next", 4096);
+  Reserved R(*B, 4096);
+  EXPECT_EQ(First, R.Base) << "the first free granule is reused";
+  EXPECT_EQ(B.get(), iopoly_array_of(First));
+}
+
+TEST(ArenaDeathTest, DirectAccessStopsWithTheArrayName) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  auto A = fakeArray("matrix_A", 1 << 20);
+  Reserved R(*A, 1 << 20);
+  volatile char *P = static_cast<char *>(R.Base);
+  EXPECT_DEATH(P[12345] = 1, "direct access to disk-resident array 'matrix_A' \\(byte 12345 of 1048576\\)");
+  EXPECT_DEATH((void)P[0], "disk-resident array 'matrix_A'.*iopoly plugin");
+}
+
+TEST(ArenaDeathTest, OrdinaryCrashesStillCrash) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  auto A = fakeArray("bystander", 100);
+  Reserved R(*A, 100); // installs the handler
+  // A fault outside the arena is not attributed to any array.
+  volatile char *Bad = reinterpret_cast<char *>(16);
+  EXPECT_DEATH(*Bad = 1, lacks("disk-resident"));
+}
