@@ -71,7 +71,7 @@ void onSegv(int Sig, siginfo_t *Info, void *Ctx) {
   ::signal(SIGSEGV, SIG_DFL); // re-executing the access now dumps core
 }
 
-Status initArena() {
+Status initArenaLocked() {
   if (iopoly_arena_base_)
     return {};
   // As large as the platform (or a sanitizer's memory layout) lets us.
@@ -100,9 +100,16 @@ Status initArena() {
 
 } // namespace
 
+Status arenaInit() {
+  if (iopoly_arena_base_)
+    return {};
+  std::lock_guard<std::mutex> G(ArenaMu);
+  return initArenaLocked();
+}
+
 Status arenaReserve(iopoly_array *A, size_t Bytes, void *&Base) {
   std::lock_guard<std::mutex> G(ArenaMu);
-  if (Status S = initArena())
+  if (Status S = initArenaLocked())
     return S;
   size_t Need = (Bytes + (size_t(1) << ArenaGranuleShift) - 1) >> ArenaGranuleShift;
   if (Need == 0)

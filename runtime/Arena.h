@@ -34,6 +34,9 @@ namespace iopoly {
 
 constexpr unsigned ArenaGranuleShift = 30; ///< 1 GiB granules
 
+/// Reserves the arena (once); compiled code needs its bounds even before
+/// the first iopoly_alloc.
+Status arenaInit();
 /// Reserves \p Bytes of addresses for \p A; returns the base.
 Status arenaReserve(iopoly_array *A, size_t Bytes, void *&Base);
 /// Returns the addresses of \p Base to the arena.

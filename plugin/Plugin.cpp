@@ -1,0 +1,67 @@
+//===- Plugin.cpp - Registration of the iopoly passes ----------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Pipeline placement:
+//   pipeline start : iopoly-mark   (pragma names -> IR markers, before SROA
+//                                    removes the annotated allocas)
+//   optimizer last : iopoly-globals, iopoly-lower, then a short cleanup
+//                    (after vectorization and after Polly, so lowering sees
+//                    the final loops)
+//
+//===----------------------------------------------------------------------===//
+#include "Plugin.h"
+#include "Support/Options.h"
+#include "Transform/DiskGlobals.h"
+#include "Transform/LowerDiskAccesses.h"
+#include "Transform/MarkDiskResident.h"
+
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/PassPlugin.h"
+#include "llvm/Transforms/Scalar/EarlyCSE.h"
+#include "llvm/Transforms/Scalar/GVN.h"
+#include "llvm/Transforms/Scalar/SimplifyCFG.h"
+#include "llvm/Transforms/InstCombine/InstCombine.h"
+
+using namespace llvm;
+
+namespace iopoly {
+
+static void addLoweringPipeline(ModulePassManager &MPM, OptimizationLevel Level) {
+  MPM.addPass(DiskGlobalsPass());
+  MPM.addPass(LowerDiskAccessesPass());
+  if (Level == OptimizationLevel::O0)
+    return;
+  FunctionPassManager FPM;
+  FPM.addPass(EarlyCSEPass(/*UseMemorySSA=*/true));
+  FPM.addPass(InstCombinePass());
+  FPM.addPass(SimplifyCFGPass());
+  MPM.addPass(createModuleToFunctionPassAdaptor(std::move(FPM)));
+}
+
+void registerIOPolyPasses(PassBuilder &PB) {
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {
+#define MODULE_PASS(NAME, CREATE)                                                                                      \
+  if (Name == NAME) {                                                                                                  \
+    MPM.addPass(CREATE);                                                                                               \
+    return true;                                                                                                       \
+  }
+#include "IOPolyPasses.def"
+        return false;
+      });
+  PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
+    if (mode() != Mode::Off)
+      MPM.addPass(MarkDiskResidentPass());
+  });
+  PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel Level) {
+    if (mode() != Mode::Off)
+      addLoweringPipeline(MPM, Level);
+  });
+}
+
+} // namespace iopoly
+
+extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
+  return {LLVM_PLUGIN_API_VERSION, "iopoly", "0.1.0", iopoly::registerIOPolyPasses};
+}

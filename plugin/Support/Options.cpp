@@ -1,0 +1,95 @@
+//===- Options.cpp - Command-line options of the iopoly plugin -------------===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+#include "Support/Options.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/CommandLine.h"
+
+using namespace llvm;
+
+namespace iopoly {
+
+static cl::OptionCategory IOPolyCategory("iopoly options");
+
+static cl::opt<Mode> ModeOpt(
+    "iopoly-mode", cl::desc("What iopoly does to disk-resident arrays"), cl::init(Mode::Lower),
+    cl::values(clEnumValN(Mode::Off, "off", "leave them as ordinary memory (reference build)"),
+               clEnumValN(Mode::Lower, "lower", "serve every access through the runtime stripe buffer")),
+    cl::cat(IOPolyCategory));
+
+static cl::opt<std::string> StripeOpt("iopoly-stripe",
+                                      cl::desc("Stripe size the compiler assumes (bytes; K/M/G suffixes)"),
+                                      cl::init("64K"), cl::cat(IOPolyCategory));
+
+static cl::opt<unsigned> DisksOpt("iopoly-disks", cl::desc("Number of disks the compiler assumes"), cl::init(8),
+                                  cl::cat(IOPolyCategory));
+
+static cl::opt<bool> HoistOpt("iopoly-hoist",
+                              cl::desc("Strip-mine loops at stripe boundaries and translate once per strip"),
+                              cl::init(true), cl::cat(IOPolyCategory));
+
+Mode mode() { return ModeOpt; }
+
+static bool parseSize(StringRef Text, uint64_t &Out) {
+  StringRef Digits = Text.take_while([](char C) { return C >= '0' && C <= '9'; });
+  StringRef Suffix = Text.drop_front(Digits.size());
+  uint64_t N;
+  if (Digits.empty() || Digits.getAsInteger(10, N) || N == 0)
+    return false;
+  unsigned Shift = Suffix.empty() ? 0
+                   : Suffix.equals_insensitive("k") ? 10
+                   : Suffix.equals_insensitive("m") ? 20
+                   : Suffix.equals_insensitive("g") ? 30
+                                                    : 99;
+  if (Shift == 99 || N > (UINT64_MAX >> Shift))
+    return false;
+  Out = N << Shift;
+  return true;
+}
+
+uint64_t assumedStripe(std::string *Error) {
+  uint64_t S;
+  if (parseSize(StripeOpt, S) && S >= 64)
+    return S;
+  if (Error)
+    *Error = "invalid iopoly stripe size '" + StripeOpt + "' (examples: 65536, 64K, 1M; at least 64)";
+  return 64 << 10;
+}
+
+unsigned assumedDisks() { return DisksOpt ? DisksOpt : 1; }
+bool hoistEnabled() { return HoistOpt; }
+
+std::string applyPluginArg(StringRef Arg) {
+  auto [Name, Value] = Arg.split('=');
+  static const char *Known[] = {"mode", "stripe", "disks", "hoist"};
+  bool IsKnown = false;
+  for (const char *K : Known)
+    IsKnown |= Name == K;
+  if (!IsKnown || !Arg.contains('='))
+    return ("unknown iopoly plugin argument '" + Arg +
+            "'; expected -fplugin-arg-iopoly-<name>=<value> with name one of mode, stripe, disks, hoist")
+        .str();
+  StringMap<cl::Option *> &Opts = cl::getRegisteredOptions();
+  cl::Option *O = Opts.lookup(("iopoly-" + Name).str());
+  if (!O)
+    return "iopoly option '" + Name.str() + "' is not registered";
+  std::string Err;
+  raw_string_ostream ES(Err);
+  // addOccurrence reports parse errors through cl's error stream.
+  if (O->addOccurrence(1, O->ArgStr, Value))
+    return ("invalid value '" + Value + "' for iopoly option '" + Name + "'").str();
+  if (Name == "stripe") {
+    std::string E;
+    assumedStripe(&E);
+    if (!E.empty())
+      return E;
+  }
+  if (Name == "disks" && DisksOpt == 0)
+    return "iopoly option 'disks' must be at least 1";
+  return "";
+}
+
+} // namespace iopoly

@@ -1,0 +1,38 @@
+//===- Options.h - Command-line options of the iopoly plugin ----*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// All options are llvm::cl options named iopoly-<name> (so `opt -iopoly-mode=`
+// and `clang -mllvm -iopoly-mode=` work), and -fplugin-arg-iopoly-<name>=<v>
+// maps onto the same options (applyPluginArg). The table in Options.cpp is
+// the documented list.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IOPOLY_PLUGIN_SUPPORT_OPTIONS_H
+#define IOPOLY_PLUGIN_SUPPORT_OPTIONS_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <string>
+
+namespace iopoly {
+
+enum class Mode { Off, Lower };
+
+/// -iopoly-mode: what the plugin does to disk-resident arrays.
+Mode mode();
+/// Striping the compiler assumes (bytes, disks); errors are reported once
+/// through \p Error and defaults used.
+uint64_t assumedStripe(std::string *Error = nullptr);
+unsigned assumedDisks();
+/// -iopoly-hoist: strip-mine loops at stripe boundaries.
+bool hoistEnabled();
+
+/// Applies one "-fplugin-arg-iopoly-<name>=<value>" (given as
+/// "name=value"); returns an error message or "".
+std::string applyPluginArg(llvm::StringRef Arg);
+
+} // namespace iopoly
+
+#endif

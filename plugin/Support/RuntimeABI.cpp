@@ -1,0 +1,56 @@
+//===- RuntimeABI.cpp - IR declarations of the runtime entry points --------===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+#include "Support/RuntimeABI.h"
+
+using namespace llvm;
+
+namespace iopoly {
+
+static FunctionCallee declare(Module &M, StringRef Name, FunctionType *T, bool NoCaptureArg0) {
+  FunctionCallee C = M.getOrInsertFunction(Name, T);
+  if (auto *F = dyn_cast<Function>(C.getCallee())) {
+    F->setDoesNotThrow();
+    if (NoCaptureArg0)
+      F->addParamAttr(0, Attribute::NoCapture);
+  }
+  return C;
+}
+
+RuntimeABI::RuntimeABI(Module &M) {
+  LLVMContext &C = M.getContext();
+  Type *I64 = Type::getInt64Ty(C), *I32 = Type::getInt32Ty(C), *Ptr = PointerType::getUnqual(C);
+  Type *VoidTy = Type::getVoidTy(C);
+  Window = StructType::getTypeByName(C, "struct.iopoly_window");
+  if (!Window)
+    Window = StructType::create(C, {I64, I64, I64, Ptr, I64, I64, I32, I32, ArrayType::get(Type::getInt8Ty(C), 64)},
+                                "struct.iopoly_window");
+  Translate = declare(M, "__iopoly_translate", FunctionType::get(Ptr, {Ptr, Ptr, I64, I32}, false), true);
+  Commit = declare(M, "__iopoly_commit", FunctionType::get(VoidTy, {Ptr}, false), true);
+  WindowRelease = declare(M, "__iopoly_window_release", FunctionType::get(VoidTy, {Ptr}, false), true);
+  GlobalInit = declare(M, "__iopoly_global_init", FunctionType::get(VoidTy, {Ptr, I64, Ptr, Ptr}, false), false);
+  CheckStriping = declare(M, "__iopoly_check_striping", FunctionType::get(VoidTy, {I64, I64, Ptr}, false), false);
+  Memset = declare(M, "__iopoly_memset", FunctionType::get(VoidTy, {Ptr, I32, I64}, false), false);
+  Memcpy = declare(M, "__iopoly_memcpy", FunctionType::get(VoidTy, {Ptr, Ptr, I64}, false), false);
+  Memmove = declare(M, "__iopoly_memmove", FunctionType::get(VoidTy, {Ptr, Ptr, I64}, false), false);
+}
+
+Function *getOrCreateMarker(Module &M) {
+  if (Function *F = findMarker(M))
+    return F;
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C);
+  Function *F = Function::Create(FunctionType::get(Ptr, {Ptr}, false), GlobalValue::ExternalLinkage, MarkerName, M);
+  F->setDoesNotAccessMemory();
+  F->setDoesNotThrow();
+  F->setWillReturn();
+  F->addFnAttr(Attribute::NoSync);
+  F->addFnAttr(Attribute::NoFree);
+  return F;
+}
+
+Function *findMarker(const Module &M) { return M.getFunction(MarkerName); }
+
+} // namespace iopoly

@@ -1,0 +1,51 @@
+//===- RuntimeABI.h - IR declarations of the runtime entry points -*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Mirrors runtime/Lowered.h: the window struct of a lowered access site and
+// the functions lowered code calls. Keep the two files in step.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IOPOLY_PLUGIN_SUPPORT_RUNTIMEABI_H
+#define IOPOLY_PLUGIN_SUPPORT_RUNTIMEABI_H
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+
+namespace iopoly {
+
+/// Largest access (bytes) the inline fast path serves (IOPOLY_MAX_ACCESS).
+constexpr uint64_t MaxInlineAccess = 64;
+/// Attach modes (IOPOLY_READ / IOPOLY_WRITE of iopoly.h).
+constexpr int ModeRead = 1, ModeWrite = 2;
+
+struct RuntimeABI {
+  explicit RuntimeABI(llvm::Module &M);
+
+  /// struct iopoly_window { i64 lo, limit, delta; ptr array; i64 stripe;
+  ///   i64 bounce_addr; i32 bounce_len, mode; [64 x i8] bounce } align 64
+  llvm::StructType *Window;
+  llvm::FunctionCallee Translate;     ///< ptr (ptr win, ptr p, i64 len, i32 mode)
+  llvm::FunctionCallee Commit;        ///< void (ptr win)
+  llvm::FunctionCallee WindowRelease; ///< void (ptr win)
+  llvm::FunctionCallee GlobalInit;    ///< void (ptr name, i64 bytes, ptr init, ptr slot)
+  llvm::FunctionCallee CheckStriping; ///< void (i64 stripe, i64 disks, ptr module)
+  llvm::FunctionCallee Memset;        ///< void (ptr, i32, i64)
+  llvm::FunctionCallee Memcpy;        ///< void (ptr, ptr, i64)
+  llvm::FunctionCallee Memmove;       ///< void (ptr, ptr, i64)
+
+  /// Field indices of Window.
+  enum : unsigned { FieldLo = 0, FieldLimit = 1, FieldDelta = 2, FieldArray = 3 };
+};
+
+/// Name of the marker function iopoly-mark wraps disk-resident pointers in.
+inline constexpr const char *MarkerName = "__iopoly_mark";
+
+/// The marker: ptr @__iopoly_mark(ptr) memory(none) nounwind willreturn.
+llvm::Function *getOrCreateMarker(llvm::Module &M);
+/// The marker if the module has one, else null.
+llvm::Function *findMarker(const llvm::Module &M);
+
+} // namespace iopoly
+
+#endif

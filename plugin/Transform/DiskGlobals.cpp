@@ -1,0 +1,118 @@
+//===- DiskGlobals.cpp - Disk-resident global arrays -----------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+#include "Transform/DiskGlobals.h"
+#include "Support/DiskResidentRegistry.h"
+#include "Support/RuntimeABI.h"
+
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/ReplaceConstant.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+
+#define DEBUG_TYPE "iopoly"
+
+using namespace llvm;
+
+namespace iopoly {
+
+/// Constructor priority: before user constructors (65535) and C++ static
+/// initializers that might touch the arrays.
+static constexpr int CtorPriority = 101;
+
+static void removeFromUsedLists(Module &M, GlobalVariable *G) {
+  for (const char *List : {"llvm.used", "llvm.compiler.used"}) {
+    GlobalVariable *L = M.getGlobalVariable(List);
+    if (!L || !L->hasInitializer())
+      continue;
+    auto *Init = dyn_cast<ConstantArray>(L->getInitializer());
+    if (!Init)
+      continue;
+    SmallVector<Constant *, 8> Keep;
+    for (Value *Op : Init->operands())
+      if (Op->stripPointerCasts() != G)
+        Keep.push_back(cast<Constant>(Op));
+    if (Keep.size() == Init->getNumOperands())
+      continue;
+    L->eraseFromParent();
+    if (!Keep.empty()) {
+      auto *T = ArrayType::get(PointerType::getUnqual(M.getContext()), Keep.size());
+      auto *NL = new GlobalVariable(M, T, false, GlobalValue::AppendingLinkage, ConstantArray::get(T, Keep), List);
+      NL->setSection("llvm.metadata");
+    }
+  }
+}
+
+static void rewriteGlobal(Module &M, GlobalVariable *G, RuntimeABI &ABI) {
+  LLVMContext &Ctx = M.getContext();
+  const DataLayout &DL = M.getDataLayout();
+  std::string Name = G->getName().str();
+  Type *Ptr = PointerType::getUnqual(Ctx);
+  bool Defined = !G->isDeclaration();
+  auto *Slot = new GlobalVariable(M, Ptr, /*isConstant=*/false,
+                                  Defined ? G->getLinkage() : GlobalValue::ExternalLinkage,
+                                  Defined ? ConstantPointerNull::get(cast<PointerType>(Ptr)) : nullptr,
+                                  Name + ".iopoly");
+  Slot->setMetadata(SlotMD, MDNode::get(Ctx, MDString::get(Ctx, Name)));
+  Slot->setMetadata(DiskResidentMD, G->getMetadata(DiskResidentMD));
+
+  if (Defined) {
+    uint64_t Bytes = DL.getTypeAllocSize(G->getValueType());
+    Constant *InitArg = ConstantPointerNull::get(cast<PointerType>(Ptr));
+    if (!G->getInitializer()->isNullValue()) {
+      auto *Init = new GlobalVariable(M, G->getValueType(), /*isConstant=*/true, GlobalValue::PrivateLinkage,
+                                      G->getInitializer(), Name + ".iopoly.init");
+      Init->setAlignment(G->getAlign());
+      InitArg = Init;
+    }
+    auto *Ctor = Function::Create(FunctionType::get(Type::getVoidTy(Ctx), false), GlobalValue::InternalLinkage,
+                                  "iopoly.init." + Name, M);
+    IRBuilder<> B(BasicBlock::Create(Ctx, "entry", Ctor));
+    B.CreateCall(ABI.GlobalInit,
+                 {B.CreateGlobalStringPtr(Name, "iopoly.name." + Name), B.getInt64(Bytes), InitArg, Slot});
+    B.CreateRetVoid();
+    appendToGlobalCtors(M, Ctor, CtorPriority);
+  }
+
+  removeFromUsedLists(M, G);
+  convertUsersOfConstantsToInstructions({G});
+  SmallVector<Use *, 16> Uses;
+  for (Use &U : G->uses())
+    Uses.push_back(&U);
+  for (Use *U : Uses) {
+    auto *I = dyn_cast<Instruction>(U->getUser());
+    if (!I) {
+      Ctx.emitError("iopoly: the address of disk-resident array '" + Name +
+                    "' is used in the initializer of another global; take it at run time instead");
+      continue;
+    }
+    Instruction *At = I;
+    if (auto *Phi = dyn_cast<PHINode>(I))
+      At = Phi->getIncomingBlock(*U)->getTerminator();
+    auto *L = new LoadInst(Ptr, Slot, Name + ".base", At);
+    L->setMetadata(DiskResidentMD, Slot->getMetadata(DiskResidentMD));
+    U->set(L);
+  }
+  if (G->use_empty())
+    G->eraseFromParent();
+}
+
+PreservedAnalyses DiskGlobalsPass::run(Module &M, ModuleAnalysisManager &) {
+  SmallVector<GlobalVariable *, 4> Targets;
+  for (GlobalVariable &G : M.globals())
+    if (G.getMetadata(DiskResidentMD) && !G.getMetadata(SlotMD))
+      Targets.push_back(&G);
+  if (Targets.empty())
+    return PreservedAnalyses::all();
+  RuntimeABI ABI(M);
+  for (GlobalVariable *G : Targets)
+    rewriteGlobal(M, G, ABI);
+  return PreservedAnalyses::none();
+}
+
+} // namespace iopoly

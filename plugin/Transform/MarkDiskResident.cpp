@@ -1,0 +1,72 @@
+//===- MarkDiskResident.cpp - Pragma names -> IR markers -------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+#include "Transform/MarkDiskResident.h"
+#include "Support/DiskResidentRegistry.h"
+#include "Support/RuntimeABI.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/IR/Module.h"
+
+#define DEBUG_TYPE "iopoly-mark"
+
+using namespace llvm;
+
+namespace iopoly {
+
+/// The annotation string of an llvm.var.annotation call ("" if none).
+static StringRef annotationOf(const CallInst &CI) {
+  if (CI.arg_size() < 2)
+    return "";
+  auto *GV = dyn_cast<GlobalVariable>(CI.getArgOperand(1)->stripPointerCasts());
+  if (!GV || !GV->hasInitializer())
+    return "";
+  auto *Data = dyn_cast<ConstantDataArray>(GV->getInitializer());
+  return Data && Data->isCString() ? Data->getAsCString() : "";
+}
+
+PreservedAnalyses MarkDiskResidentPass::run(Module &M, ModuleAnalysisManager &) {
+  LLVMContext &Ctx = M.getContext();
+  bool Changed = false;
+  for (const std::string &Name : takeDiskResidentGlobals())
+    if (GlobalVariable *G = M.getGlobalVariable(Name, /*AllowInternal=*/true)) {
+      G->setMetadata(DiskResidentMD, MDNode::get(Ctx, MDString::get(Ctx, Name)));
+      Changed = true;
+    }
+
+  SmallVector<CallInst *, 8> Annotations;
+  for (Function &F : M)
+    if (F.getIntrinsicID() == Intrinsic::var_annotation)
+      for (User *U : F.users())
+        if (auto *CI = dyn_cast<CallInst>(U))
+          if (annotationOf(*CI).starts_with(AnnotationPrefix))
+            Annotations.push_back(CI);
+
+  for (CallInst *CI : Annotations) {
+    StringRef Name = annotationOf(*CI).drop_front(StringRef(AnnotationPrefix).size());
+    Value *Slot = CI->getArgOperand(0)->stripPointerCasts();
+    Function *Marker = getOrCreateMarker(M);
+    MDNode *NameMD = MDNode::get(Ctx, MDString::get(Ctx, Name));
+    SmallVector<LoadInst *, 8> Loads;
+    for (User *U : Slot->users())
+      if (auto *L = dyn_cast<LoadInst>(U))
+        if (L->getType()->isPointerTy())
+          Loads.push_back(L);
+    for (LoadInst *L : Loads) {
+      auto *Mark = CallInst::Create(Marker->getFunctionType(), Marker, {L}, "", L->getNextNode());
+      Mark->setMetadata(DiskResidentMD, NameMD);
+      L->replaceUsesWithIf(Mark, [&](Use &U) { return U.getUser() != Mark; });
+    }
+    CI->eraseFromParent();
+    Changed = true;
+  }
+  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+} // namespace iopoly

@@ -1,0 +1,288 @@
+//===- Lowered.cpp - Runtime entry points of plugin-lowered code -----------===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The slow paths behind the inline window test of lowered loads and stores
+// (see Lowered.h), the constructor of disk-resident globals, and memset /
+// memcpy / memmove that understand disk-resident memory. Compiled code has
+// no error channel, so every failure here stops the program with a message
+// that names the array.
+//
+//===----------------------------------------------------------------------===//
+#include "Lowered.h"
+
+#include "Arena.h"
+#include "Runtime.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+
+using namespace iopoly;
+
+namespace {
+
+Runtime &runtime() {
+  Runtime *RT = nullptr;
+  if (Status S = Runtime::get(RT))
+    fatal(S.message());
+  return *RT;
+}
+
+uintptr_t arenaBegin() { return iopoly_arena_base_; }
+uintptr_t arenaEnd() { return iopoly_arena_base_ + iopoly_arena_size_; }
+
+void releaseHeld(iopoly_window *W) {
+  if (W->array) {
+    if (Status S = runtime().buffer().release(W->array, W->stripe))
+      fatal("lowered code: " + S.message());
+    W->array = nullptr;
+  }
+  W->limit = 0;
+}
+
+/// Maps the window onto the ordinary memory around \p P (below or above
+/// the arena) so that later accesses there stay on the fast path.
+void *mapOrdinary(iopoly_window *W, uintptr_t P) {
+  releaseHeld(W);
+  constexpr uintptr_t Slack = IOPOLY_MAX_ACCESS - 1;
+  if (Status S = arenaInit())
+    (void)S; // no arena: all memory is ordinary (base = size = 0)
+  uintptr_t Lo = P < arenaBegin() ? 0 : arenaEnd();
+  uintptr_t Hi = P < arenaBegin() ? arenaBegin() : UINTPTR_MAX;
+  W->lo = Lo;
+  W->limit = Hi - Lo > Slack ? Hi - Lo - Slack : 0;
+  W->delta = 0;
+  return reinterpret_cast<void *>(P);
+}
+
+/// The array at \p P, with the offset of [P, P+Len) checked against it.
+iopoly_array *arrayAt(uintptr_t P, size_t Len, size_t &Off) {
+  iopoly_array *A = arenaLookup(reinterpret_cast<void *>(P));
+  if (!A)
+    fatal(format("access at %p hits disk-resident address space that belongs to no array (freed with iopoly_free?)",
+                 reinterpret_cast<void *>(P)));
+  Off = P - reinterpret_cast<uintptr_t>(A->AllocBase);
+  if (Off + Len > A->Geo.TotalBytes || Off + Len < Off)
+    fatal(format("out-of-bounds access to disk-resident array '%s': bytes %zu..%zu of %zu", A->Name.c_str(), Off,
+                 Off + Len - 1, A->Geo.TotalBytes));
+  return A;
+}
+
+char *attachOrDie(iopoly_array *A, size_t Stripe, int Mode) {
+  void *P = nullptr;
+  if (Status S = runtime().buffer().attach(A, Stripe, Mode, P))
+    fatal("lowered code: " + S.message());
+  return static_cast<char *>(P);
+}
+
+void releaseOrDie(iopoly_array *A, size_t Stripe) {
+  if (Status S = runtime().buffer().release(A, Stripe))
+    fatal("lowered code: " + S.message());
+}
+
+/// Copies between \p Buf and bytes [Off, Off+Len) of \p A, stripe by stripe.
+void copyBytes(iopoly_array *A, size_t Off, unsigned char *Buf, size_t Len, bool ToArray) {
+  size_t S = A->Geo.StripeSize;
+  while (Len) {
+    size_t Stripe = Off / S, In = Off % S, N = std::min(Len, S - In);
+    bool Whole = ToArray && In == 0 && N == A->Geo.stripeBytes(Stripe);
+    char *F = attachOrDie(A, Stripe, ToArray ? (IOPOLY_WRITE | (Whole ? IOPOLY_OVERWRITE : 0)) : IOPOLY_READ);
+    if (ToArray)
+      std::memcpy(F + In, Buf, N);
+    else
+      std::memcpy(Buf, F + In, N);
+    releaseOrDie(A, Stripe);
+    Off += N;
+    Buf += N;
+    Len -= N;
+  }
+}
+
+/// A run of bytes that lies in one stripe (or in ordinary memory).
+struct Piece {
+  char *Ptr;
+  iopoly_array *A = nullptr;
+  size_t Stripe = 0;
+  size_t Len; ///< bytes until the stripe (or the request) ends
+};
+
+Piece resolve(uintptr_t P, size_t Len, int Mode, bool WholeStripeWrite) {
+  if (!iopoly_arena_size_ || P - arenaBegin() >= iopoly_arena_size_)
+    return {reinterpret_cast<char *>(P), nullptr, 0, Len};
+  size_t Off;
+  iopoly_array *A = arrayAt(P, Len, Off);
+  size_t S = A->Geo.StripeSize, Stripe = Off / S, In = Off % S;
+  size_t N = std::min(Len, A->Geo.stripeBytes(Stripe) - In);
+  int M = Mode;
+  if (WholeStripeWrite && In == 0 && N == A->Geo.stripeBytes(Stripe))
+    M |= IOPOLY_OVERWRITE;
+  return {attachOrDie(A, Stripe, M) + In, A, Stripe, N};
+}
+
+void done(const Piece &P) {
+  if (P.A)
+    releaseOrDie(P.A, P.Stripe);
+}
+
+/// Bytes from \p P to the end of its stripe (at most \p N); N for
+/// ordinary memory.
+size_t runAfter(uintptr_t P, size_t N) {
+  iopoly_array *A = iopoly_arena_size_ ? arenaLookup(reinterpret_cast<void *>(P)) : nullptr;
+  if (!A)
+    return N;
+  size_t S = A->Geo.StripeSize, Off = P - reinterpret_cast<uintptr_t>(A->AllocBase);
+  return std::min(N, S - Off % S);
+}
+
+/// Bytes from the start of the stripe holding byte \p P - 1 up to \p P (at
+/// most \p N); N for ordinary memory.
+size_t runBefore(uintptr_t P, size_t N) {
+  iopoly_array *A = iopoly_arena_size_ ? arenaLookup(reinterpret_cast<void *>(P - 1)) : nullptr;
+  if (!A)
+    return N;
+  size_t S = A->Geo.StripeSize, Off = P - 1 - reinterpret_cast<uintptr_t>(A->AllocBase);
+  return std::min(N, Off % S + 1);
+}
+
+/// Copies \p N bytes in pieces that stay within one stripe on both sides;
+/// Backward walks from the end (memmove with an overlapping dst > src).
+void chunkedCopy(uintptr_t D, uintptr_t S, size_t N, bool Backward) {
+  while (N) {
+    size_t Take = Backward ? std::min(runBefore(S + N, N), runBefore(D + N, N))
+                           : std::min(runAfter(S, N), runAfter(D, N));
+    uintptr_t From = Backward ? S + N - Take : S, To = Backward ? D + N - Take : D;
+    Piece Src = resolve(From, Take, IOPOLY_READ, false);
+    Piece Dst = resolve(To, Take, IOPOLY_WRITE, /*WholeStripeWrite=*/true);
+    std::memmove(Dst.Ptr, Src.Ptr, Take);
+    done(Dst);
+    done(Src);
+    if (!Backward) {
+      D += Take;
+      S += Take;
+    }
+    N -= Take;
+  }
+}
+
+bool touchesArena(uintptr_t P, size_t N) {
+  if (!iopoly_arena_size_ || !N)
+    return false;
+  uintptr_t B = arenaBegin(), E = arenaEnd();
+  return P < E && P + N > B;
+}
+
+} // namespace
+
+extern "C" {
+
+void *__iopoly_translate(iopoly_window *W, void *Ptr, size_t Len, int Mode) {
+  uintptr_t P = reinterpret_cast<uintptr_t>(Ptr);
+  if (!iopoly_arena_size_ || P - arenaBegin() >= iopoly_arena_size_)
+    return mapOrdinary(W, P);
+  size_t Off;
+  iopoly_array *A = arrayAt(P, Len, Off);
+  size_t S = A->Geo.StripeSize, Stripe = Off / S, In = Off % S;
+  if (In + Len > A->Geo.stripeBytes(Stripe)) {
+    // Straddles two stripes: serve it from the bounce buffer.
+    W->bounce_addr = P;
+    W->bounce_len = static_cast<uint32_t>(Len);
+    W->mode = static_cast<uint32_t>(Mode);
+    copyBytes(A, Off, W->bounce, Len, /*ToArray=*/false);
+    return W->bounce;
+  }
+  if (W->array == A && W->stripe == Stripe) // within the slack at its end
+    return reinterpret_cast<void *>(P + W->delta);
+  releaseHeld(W);
+  char *F = attachOrDie(A, Stripe, Mode);
+  uintptr_t Lo = reinterpret_cast<uintptr_t>(A->AllocBase) + Stripe * S;
+  size_t Span = A->Geo.stripeBytes(Stripe);
+  W->array = A;
+  W->stripe = Stripe;
+  W->lo = Lo;
+  W->limit = Span >= IOPOLY_MAX_ACCESS ? Span - (IOPOLY_MAX_ACCESS - 1) : 0;
+  W->delta = reinterpret_cast<intptr_t>(F) - static_cast<intptr_t>(Lo);
+  return F + In;
+}
+
+void __iopoly_commit(iopoly_window *W) {
+  if (!W->bounce_len)
+    return;
+  if (W->mode & IOPOLY_WRITE) {
+    size_t Off;
+    iopoly_array *A = arrayAt(W->bounce_addr, W->bounce_len, Off);
+    copyBytes(A, Off, W->bounce, W->bounce_len, /*ToArray=*/true);
+  }
+  W->bounce_len = 0;
+}
+
+void __iopoly_window_release(iopoly_window *W) {
+  releaseHeld(W);
+  W->bounce_len = 0;
+}
+
+void __iopoly_global_init(const char *Name, size_t Bytes, const void *Init, void **Slot) {
+  void *P = iopoly_alloc_flags(Name, Bytes, IOPOLY_CREATE | IOPOLY_TRUNC);
+  if (!P)
+    fatal(format("cannot create disk-resident global '%s' (%zu bytes): %s", Name, Bytes, iopoly_last_error()));
+  if (Init) {
+    iopoly_array *A = iopoly_array_of(P);
+    size_t S = A->Geo.StripeSize;
+    const unsigned char *I = static_cast<const unsigned char *>(Init);
+    for (size_t Off = 0; Off < Bytes; Off += S) {
+      size_t N = std::min(S, Bytes - Off);
+      // Files start zeroed: write only stripes with a non-zero initializer.
+      bool Zero = std::all_of(I + Off, I + Off + N, [](unsigned char C) { return C == 0; });
+      if (!Zero)
+        copyBytes(A, Off, const_cast<unsigned char *>(I + Off), N, /*ToArray=*/true);
+    }
+  }
+  *Slot = P;
+}
+
+void __iopoly_check_striping(size_t Stripe, size_t Disks, const char *Module) {
+  const Config &C = runtime().config();
+  if (C.StripeSize == Stripe && C.numDisks() == Disks)
+    return;
+  static std::atomic<bool> Warned{false};
+  if (Warned.exchange(true))
+    return;
+  warning(format("'%s' was optimized for %zu-byte stripes on %zu disks, but this run uses IOPOLY_STRIPE=%zu on %zu "
+                 "disks: results are the same, the I/O savings may not be",
+                 Module, Stripe, Disks, C.StripeSize, C.numDisks()));
+}
+
+void __iopoly_memset(void *Dst, int Value, size_t N) {
+  uintptr_t D = reinterpret_cast<uintptr_t>(Dst);
+  if (!touchesArena(D, N)) {
+    std::memset(Dst, Value, N);
+    return;
+  }
+  while (N) {
+    Piece P = resolve(D, N, IOPOLY_WRITE, /*WholeStripeWrite=*/true);
+    std::memset(P.Ptr, Value, P.Len);
+    done(P);
+    D += P.Len;
+    N -= P.Len;
+  }
+}
+
+void __iopoly_memcpy(void *Dst, const void *Src, size_t N) {
+  uintptr_t D = reinterpret_cast<uintptr_t>(Dst), S = reinterpret_cast<uintptr_t>(Src);
+  if (!touchesArena(D, N) && !touchesArena(S, N)) {
+    std::memcpy(Dst, Src, N);
+    return;
+  }
+  chunkedCopy(D, S, N, /*Backward=*/false);
+}
+
+void __iopoly_memmove(void *Dst, const void *Src, size_t N) {
+  uintptr_t D = reinterpret_cast<uintptr_t>(Dst), S = reinterpret_cast<uintptr_t>(Src);
+  if (!touchesArena(D, N) && !touchesArena(S, N)) {
+    std::memmove(Dst, Src, N);
+    return;
+  }
+  chunkedCopy(D, S, N, /*Backward=*/D > S && D < S + N);
+}
+
+} // extern "C"
