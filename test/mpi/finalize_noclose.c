@@ -11,7 +11,10 @@
  * only once no transfer is in flight. After MPI_Finalize, opening a new
  * array must fail with an error that says why; the process then exits
  * without closing (the exit handler must not report spurious errors: the
- * driver checks stderr). "verify": a new process checks every byte.
+ * driver checks stderr); odd ranks close their arrays, which must work.
+ * "verify": a new process checks every byte. "late_write": a block changed
+ * after MPI_Finalize cannot be written: iopoly_close fails, and stderr says
+ * why at the first failed write and at exit.
  *
  * The program wraps MPI_File_read_at and MPI_File_close (the backend module
  * binds to these exported wrappers, which call PMPI_*): reads on I/O threads
@@ -72,6 +75,21 @@ int main(int argc, char **argv) {
     MPI_Finalize();
     return 0;
   }
+  if (strcmp(mode, "late_write") == 0) {
+    /* Data written after MPI_Finalize cannot reach the disk: the close and
+     * the exit handler must say so (the driver checks stderr). */
+    iopoly_array *a = iopoly_open("late", 1, 1, dims, IOPOLY_CREATE | IOPOLY_TRUNC);
+    MT_CHECK(a != NULL);
+    mt_write_all(a, 1u);
+    MPI_Finalize();
+    unsigned char *p = (unsigned char *)iopoly_attach(a, 0, IOPOLY_WRITE);
+    MT_CHECK(p != NULL); /* resident: no I/O needed */
+    p[0] ^= 0xff;
+    MT_CHECK(iopoly_release(a, 0) == 0);
+    MT_CHECKF(iopoly_close(a) != 0, "iopoly_close succeeded although block 0 could not be written");
+    printf("late_write: iopoly_close: %s\n", iopoly_last_error());
+    return 0; /* the exit handler reports the unwritten block again */
+  }
   MT_CHECKF(strcmp(mode, "write") == 0, "unknown mode '%s'", mode);
 
   /* The array the I/O threads will be reading during MPI_Finalize. */
@@ -127,6 +145,11 @@ int main(int argc, char **argv) {
   mt_verify_block(a, 0, p, seed_of(mt_rank));
   MT_CHECK(iopoly_release(a, 0) == 0);
   MT_CHECK(iopoly_release(a, 1) == 0);
+  if (mt_rank % 2) {
+    /* Closing clean arrays after MPI_Finalize succeeds (others never close). */
+    MT_CHECK(iopoly_close(a) == 0);
+    MT_CHECK(iopoly_close(busy) == 0);
+  }
   usleep(50000); /* queued prefetches now fail quietly */
   MT_CHECKF(atomic_load(&calls_after_finalize) == 0, "%d MPI-IO calls after MPI_Finalize",
             atomic_load(&calls_after_finalize));

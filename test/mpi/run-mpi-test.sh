@@ -114,6 +114,13 @@ case "$scenario" in
     no_errors "$work/write.err"
     mpi4 finalize_noclose verify
     IOPOLY_BACKEND=posix mpi4 finalize_noclose verify
+    # Writing after MPI_Finalize: reported, never silent.
+    alone finalize_noclose late_write 2>"$work/late.err" || { cat "$work/late.err" >&2; fail "late_write"; }
+    cat "$work/late.err" >&2
+    grep -q "iopoly: warning: MPI-IO backend: cannot write '.*late.iop': the program called MPI_Finalize" \
+      "$work/late.err" || fail "no warning about writing after MPI_Finalize"
+    grep -q "iopoly: error: at exit, array 'late' could not be written back" "$work/late.err" ||
+      fail "the exit handler did not report the unwritten block"
     ;;
   plain_c_alone | plain_c_mpirun)
     # (d): no MPI in the program; the module starts and stops MPI.
