@@ -38,7 +38,7 @@ int MPI_File_read_at(MPI_File fh, MPI_Offset off, void *buf, int count, MPI_Data
     atomic_fetch_add(&calls_after_finalize, 1);
   atomic_fetch_add(&in_flight, 1);
   if (!pthread_equal(pthread_self(), main_thread))
-    usleep(2000); /* a slow disk, for the I/O threads only */
+    usleep(20000); /* a slow disk (20 ms a read), for the I/O threads only */
   int r = PMPI_File_read_at(fh, off, buf, count, t, st);
   atomic_fetch_sub(&in_flight, 1);
   atomic_fetch_add(&reads_done, 1);
