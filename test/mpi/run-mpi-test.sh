@@ -91,6 +91,16 @@ no_errors() {
   fi
 }
 
+# expect_json FILE STRING...: the statistics file holds every STRING.
+expect_json() {
+  local file=$1 want
+  shift
+  [ -s "$file" ] || fail "no statistics file $file"
+  for want in "$@"; do
+    grep -qF -- "$want" "$file" || { cat "$file" >&2; fail "$file lacks $want"; }
+  done
+}
+
 case "$scenario" in
   rank_arrays)
     # (a) + (f): private arrays, evictions and write-backs, stats, hints.
@@ -115,7 +125,11 @@ case "$scenario" in
     mpi4 finalize_noclose verify
     IOPOLY_BACKEND=posix mpi4 finalize_noclose verify
     # Writing after MPI_Finalize: reported, never silent.
-    alone finalize_noclose late_write 2>"$work/late.err" || { cat "$work/late.err" >&2; fail "late_write"; }
+    IOPOLY_STATS=$work/late-stats.json alone finalize_noclose late_write 2>"$work/late.err" ||
+      { cat "$work/late.err" >&2; fail "late_write"; }
+    # (f) IOPOLY_STATS is still written at exit after the program's MPI_Finalize.
+    expect_json "$work/late-stats.json" '"backend":"mpiio"' '"mpi_finalized_by_program":true' \
+      '"mpi_initialized_by_iopoly":false' '"write_errors":'
     cat "$work/late.err" >&2
     grep -q "iopoly: warning: MPI-IO backend: cannot write '.*late.iop': the program called MPI_Finalize" \
       "$work/late.err" || fail "no warning about writing after MPI_Finalize"
@@ -134,6 +148,13 @@ case "$scenario" in
       cat "$work/$mode.err" >&2
       no_errors "$work/$mode.err"
     done
+    if [ "$scenario" = plain_c_alone ]; then
+      # (f) IOPOLY_STATS written at exit, before the module finalizes MPI.
+      IOPOLY_STATS=$work/stats.json alone plain_c full 2>/dev/null || fail "plain_c full with IOPOLY_STATS"
+      expect_json "$work/stats.json" '"backend":"mpiio"' '"mpi_initialized_by_iopoly":true' \
+        '"hints":{"striping_unit":"4096","striping_factor":"1","start_iodevice":"disk index"}' \
+        '"hints_in_effect":{' '"striping_unit":"4096"'
+    fi
     ;;
   prefetch_multiple | prefetch_serialized | prefetch_funneled | prefetch_single)
     # (e): background I/O under MPI_THREAD_MULTIPLE, inline below it.
