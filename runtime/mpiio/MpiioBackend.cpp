@@ -15,7 +15,9 @@
 // MPI life cycle:
 //  - If the program has not called MPI_Init, the module initializes MPI
 //    itself (MPI_THREAD_MULTIPLE) and finalizes it at exit, after the
-//    runtime's exit handler has written everything back.
+//    runtime's exit handler has written everything back. A program that
+//    calls MPI_Init itself must do so before its first iopoly call (MPI
+//    cannot be initialized twice).
 //  - If the program calls MPI_Finalize while arrays are open, a delete
 //    callback on MPI_COMM_SELF (run first thing by MPI_Finalize) writes back
 //    every array, waits for transfers in flight and closes the files while
