@@ -31,7 +31,7 @@ using namespace iopoly::test;
 namespace {
 
 constexpr size_t Stripe = 64, Frames = 10, Threads = 4, Disks = 3;
-constexpr unsigned Rounds = 24, OpsPerRound = 60;
+constexpr unsigned Rounds = 60, OpsPerRound = 80;
 
 /// Reusable barrier (C++17 has none).
 class Barrier {
