@@ -134,6 +134,22 @@ Status openArrayFiles(Runtime &RT, iopoly_array &A, int Flags) {
   }
 
   if (Present != T) {
+    // Most often IOPOLY_DISKS changed: when a present file says so (or
+    // differs otherwise), that is the error, with both values.
+    for (size_t D = 0; D < T; ++D) {
+      if (!B.exists(A.Paths[D]))
+        continue;
+      std::unique_ptr<BackendFile> F;
+      FileHints H{C.StripeSize, D, T};
+      if (B.open(A.Paths[D], OpenMode::ReadOnly, H, F).ok()) {
+        Want.DiskIndex = D;
+        Status S = checkExisting(RT, A, D, *F, Want);
+        F->close();
+        if (S)
+          return S;
+      }
+      break;
+    }
     for (const std::string &P : A.Paths)
       if (!B.exists(P))
         return Status::error(format("array '%s' is incomplete: '%s' is missing while %zu of its %zu disk files exist "

@@ -311,9 +311,14 @@ Status parseConfig(const EnvLookup &Env, Config &Out) {
   }
   if (Status S = resolveDisks(C))
     return Status::error(format("IOPOLY_DISKS=%s: %s", C.DisksSpec.c_str(), S.message().c_str()));
-  if (C.BufferBytes < C.StripeSize)
-    return Status::error(format("IOPOLY_BUFFER=%zu is smaller than one stripe (IOPOLY_STRIPE=%zu)",
-                                C.BufferBytes, C.StripeSize));
+  if (C.BufferBytes < C.StripeSize) {
+    // Quote both settings as written (or their defaults), then in bytes.
+    std::string Buf = "64M", Stripe = "64K";
+    Env("IOPOLY_BUFFER", Buf);
+    Env("IOPOLY_STRIPE", Stripe);
+    return Status::error(format("IOPOLY_BUFFER=%s (%zu bytes) is smaller than one stripe (IOPOLY_STRIPE=%s, %zu bytes)",
+                                Buf.c_str(), C.BufferBytes, Stripe.c_str(), C.StripeSize));
+  }
   Out = std::move(C);
   return {};
 }

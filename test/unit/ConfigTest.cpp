@@ -262,8 +262,10 @@ TEST(ConfigErrors, BufferSmallerThanOneStripeNamesBothValues) {
   Config C;
   Status S = parseConfig(mapEnv({{"IOPOLY_STRIPE", "64K"}, {"IOPOLY_BUFFER", "32K"}}), C);
   ASSERT_FALSE(S.ok());
-  EXPECT_NE(std::string::npos, S.message().find("IOPOLY_BUFFER=32768")) << S.message();
-  EXPECT_NE(std::string::npos, S.message().find("IOPOLY_STRIPE=65536")) << S.message();
+  EXPECT_NE(std::string::npos, S.message().find("IOPOLY_BUFFER=32K (32768 bytes)")) << S.message();
+  EXPECT_NE(std::string::npos, S.message().find("IOPOLY_STRIPE=64K, 65536 bytes")) << S.message();
+  S = parseConfig(mapEnv({{"IOPOLY_BUFFER", "4K"}}), C);
+  EXPECT_NE(std::string::npos, S.message().find("IOPOLY_STRIPE=64K")) << "the default is named: " << S.message();
 }
 
 TEST(ConfigJson, ConfigurationObjectListsTheSettingsInForce) {

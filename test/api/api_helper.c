@@ -1,0 +1,292 @@
+/*===- api_helper.c - C API scenarios run in their own process ------------===*
+ *
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+ *
+ * The runtime reads IOPOLY_* once per process, so every API test runs this
+ * program with its own environment (ApiTest.cpp). Each command is one
+ * scenario; an expected error is printed on stdout as "error: <message>"
+ * and the program exits with 3; an unexpected failure exits with 1 and says
+ * why on stderr; success exits with 0.
+ *
+ *   write NAME ROWS COLS SEED close|noclose   create (TRUNC) and fill
+ *   verify NAME ROWS COLS SEED                reopen read-only, check every byte
+ *   open NAME ELEM ROWS COLS rm|cm ro|rw|create
+ *   out-of-range NAME ROWS COLS               attach/release/prefetch past the end
+ *   release-unattached NAME ROWS COLS
+ *   double-close NAME ROWS COLS
+ *   write-readonly NAME ROWS COLS
+ *   overfill NAME ROWS COLS                   attach one block more than the buffer
+ *   stats NAME                                a run with known counters
+ *   alloc-touch NAME BYTES OFFSET             touch iopoly_alloc memory directly
+ *===----------------------------------------------------------------------===*/
+#include "iopoly.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ELEM 8
+
+static int die(const char *What) {
+  fprintf(stderr, "api_helper: %s: %s\n", What, iopoly_last_error());
+  return 1;
+}
+
+/* An expected error: print it for the test to check. */
+static int expected(const char *What) {
+  const char *E = iopoly_last_error();
+  if (!E || !*E) {
+    fprintf(stderr, "api_helper: %s failed without a message\n", What);
+    return 1;
+  }
+  printf("error: %s\n", E);
+  return 3;
+}
+
+static unsigned char patternByte(size_t Offset, unsigned Seed) {
+  return (unsigned char)(Offset * 131u + Seed * 7u + Offset / 4099u);
+}
+
+static size_t arg(const char *S) { return (size_t)strtoull(S, NULL, 10); }
+
+static iopoly_array *openShape(const char *Name, size_t Rows, size_t Cols, int Flags) {
+  size_t Dims[2] = {Rows, Cols};
+  return iopoly_open(Name, ELEM, 2, Dims, Flags);
+}
+
+static int cmdWrite(const char *Name, size_t Rows, size_t Cols, unsigned Seed, int Close) {
+  iopoly_array *A = openShape(Name, Rows, Cols, IOPOLY_CREATE | IOPOLY_TRUNC);
+  if (!A)
+    return die("open");
+  size_t S = iopoly_block_size(), N = iopoly_num_blocks(A), Bytes = iopoly_array_bytes(A);
+  for (size_t B = 0; B < N; ++B) {
+    unsigned char *P = iopoly_attach(A, B, IOPOLY_WRITE | IOPOLY_OVERWRITE);
+    if (!P)
+      return die("attach");
+    size_t Len = (B + 1) * S <= Bytes ? S : Bytes - B * S;
+    for (size_t I = 0; I < Len; ++I)
+      P[I] = patternByte(B * S + I, Seed);
+    if (iopoly_release(A, B) != 0)
+      return die("release");
+  }
+  if (Close && iopoly_close(A) != 0)
+    return die("close");
+  /* Without close, the at-exit write-back must save everything. */
+  printf("wrote %zu bytes in %zu blocks\n", Bytes, N);
+  return 0;
+}
+
+static int cmdVerify(const char *Name, size_t Rows, size_t Cols, unsigned Seed) {
+  iopoly_array *A = openShape(Name, Rows, Cols, IOPOLY_RDONLY);
+  if (!A)
+    return die("open");
+  size_t S = iopoly_block_size(), N = iopoly_num_blocks(A), Bytes = iopoly_array_bytes(A);
+  for (size_t B = 0; B < N; ++B) {
+    const unsigned char *P = iopoly_attach(A, B, IOPOLY_READ);
+    if (!P)
+      return die("attach");
+    size_t Len = (B + 1) * S <= Bytes ? S : Bytes - B * S;
+    for (size_t I = 0; I < Len; ++I)
+      if (P[I] != patternByte(B * S + I, Seed)) {
+        fprintf(stderr, "api_helper: byte %zu of '%s' is %u, expected %u\n", B * S + I, Name, P[I],
+                patternByte(B * S + I, Seed));
+        return 1;
+      }
+    if (iopoly_release(A, B) != 0)
+      return die("release");
+  }
+  if (iopoly_close(A) != 0)
+    return die("close");
+  printf("verified %zu bytes\n", Bytes);
+  return 0;
+}
+
+static int cmdOpen(char **Argv) {
+  size_t Dims[2] = {arg(Argv[3]), arg(Argv[4])};
+  int ColMajor[2] = {1, 0};
+  int Flags = !strcmp(Argv[6], "ro") ? IOPOLY_RDONLY : !strcmp(Argv[6], "rw") ? IOPOLY_RDWR : IOPOLY_CREATE;
+  iopoly_array *A =
+      iopoly_open_layout(Argv[1], arg(Argv[2]), 2, Dims, !strcmp(Argv[5], "cm") ? ColMajor : NULL, Flags);
+  if (!A)
+    return expected("iopoly_open");
+  printf("opened '%s'\n", iopoly_array_name(A));
+  return iopoly_close(A) == 0 ? 0 : die("close");
+}
+
+static int cmdOutOfRange(const char *Name, size_t Rows, size_t Cols) {
+  iopoly_array *A = openShape(Name, Rows, Cols, IOPOLY_CREATE);
+  if (!A)
+    return die("open");
+  size_t N = iopoly_num_blocks(A);
+  if (iopoly_attach(A, N, IOPOLY_READ))
+    return die("attach past the end succeeded");
+  printf("error: %s\n", iopoly_last_error());
+  if (iopoly_release(A, N + 5) != -1)
+    return die("release past the end succeeded");
+  printf("error: %s\n", iopoly_last_error());
+  if (iopoly_prefetch(A, (size_t)-1) != -1)
+    return die("prefetch past the end succeeded");
+  printf("error: %s\n", iopoly_last_error());
+  /* The array is still usable. */
+  if (!iopoly_attach(A, N - 1, IOPOLY_READ) || iopoly_release(A, N - 1) != 0 || iopoly_close(A) != 0)
+    return die("use after the errors");
+  return 3;
+}
+
+static int cmdReleaseUnattached(const char *Name, size_t Rows, size_t Cols) {
+  iopoly_array *A = openShape(Name, Rows, Cols, IOPOLY_CREATE);
+  if (!A)
+    return die("open");
+  if (iopoly_release(A, 1) != -1)
+    return die("release of a never attached block succeeded");
+  printf("error: %s\n", iopoly_last_error());
+  if (!iopoly_attach(A, 1, IOPOLY_READ) || iopoly_release(A, 1) != 0)
+    return die("attach/release");
+  if (iopoly_release(A, 1) != -1)
+    return die("second release succeeded");
+  printf("error: %s\n", iopoly_last_error());
+  return iopoly_close(A) == 0 ? 3 : die("close");
+}
+
+static int cmdDoubleClose(const char *Name, size_t Rows, size_t Cols) {
+  iopoly_array *A = openShape(Name, Rows, Cols, IOPOLY_CREATE);
+  if (!A)
+    return die("open");
+  if (iopoly_close(A) != 0)
+    return die("first close");
+  if (iopoly_close(A) != -1)
+    return die("second close succeeded");
+  printf("error: %s\n", iopoly_last_error());
+  if (iopoly_close(NULL) != -1)
+    return die("close(NULL) succeeded");
+  printf("error: %s\n", iopoly_last_error());
+  return 3;
+}
+
+static int cmdWriteReadonly(const char *Name, size_t Rows, size_t Cols) {
+  iopoly_array *A = openShape(Name, Rows, Cols, IOPOLY_CREATE);
+  if (!A || iopoly_close(A) != 0)
+    return die("create");
+  A = openShape(Name, Rows, Cols, IOPOLY_RDONLY);
+  if (!A)
+    return die("open read-only");
+  if (iopoly_attach(A, 0, IOPOLY_WRITE))
+    return die("write attach on a read-only array succeeded");
+  printf("error: %s\n", iopoly_last_error());
+  if (iopoly_attach(A, 0, IOPOLY_READ | IOPOLY_WRITE | IOPOLY_OVERWRITE))
+    return die("overwrite attach on a read-only array succeeded");
+  printf("error: %s\n", iopoly_last_error());
+  if (!iopoly_attach(A, 0, IOPOLY_READ) || iopoly_release(A, 0) != 0 || iopoly_close(A) != 0)
+    return die("read attach");
+  return 3;
+}
+
+static int cmdOverfill(const char *Name, size_t Rows, size_t Cols) {
+  iopoly_array *A = openShape(Name, Rows, Cols, IOPOLY_CREATE);
+  if (!A)
+    return die("open");
+  size_t Frames = iopoly_buffer_blocks();
+  if (iopoly_num_blocks(A) <= Frames)
+    return die("the array must have more blocks than the buffer");
+  for (size_t B = 0; B < Frames; ++B)
+    if (!iopoly_attach(A, B, IOPOLY_READ | IOPOLY_WRITE))
+      return die("attach within the buffer");
+  if (iopoly_attach(A, Frames, IOPOLY_READ))
+    return die("attach beyond the buffer succeeded");
+  printf("error: %s\n", iopoly_last_error());
+  if (iopoly_prefetch(A, Frames) != 1)
+    return die("prefetch into a full buffer was not dropped");
+  if (iopoly_close(A) != -1)
+    return die("close with attached blocks succeeded");
+  printf("error: %s\n", iopoly_last_error());
+  /* One release makes room again: no deadlock, no eviction of a pin. */
+  if (iopoly_release(A, 0) != 0 || !iopoly_attach(A, Frames, IOPOLY_READ))
+    return die("attach after a release");
+  for (size_t B = 1; B <= Frames; ++B)
+    if (iopoly_release(A, B) != 0)
+      return die("release");
+  return iopoly_close(A) == 0 ? 3 : die("close");
+}
+
+/* Known counters: 16 blocks (3 disks, 8 frames); create and close (no
+ * stripe I/O), read all 16 (16 fetches, 8 evictions), read the last 8 again
+ * (8 hits), close; reopen, write block 0 (1 fetch, 1 write-back at close). */
+static int cmdStats(const char *Name) {
+  size_t Dims[2] = {128, 64};
+  iopoly_array *A = iopoly_open(Name, ELEM, 2, Dims, IOPOLY_CREATE | IOPOLY_TRUNC);
+  if (!A || iopoly_close(A) != 0)
+    return die("create");
+  A = iopoly_open(Name, ELEM, 2, Dims, IOPOLY_RDONLY);
+  if (!A)
+    return die("open");
+  for (size_t B = 0; B < 16; ++B)
+    if (!iopoly_attach(A, B, IOPOLY_READ) || iopoly_release(A, B) != 0)
+      return die("read");
+  for (size_t B = 8; B < 16; ++B)
+    if (!iopoly_attach(A, B, IOPOLY_READ) || iopoly_release(A, B) != 0)
+      return die("reread");
+  if (iopoly_close(A) != 0)
+    return die("close");
+  A = iopoly_open(Name, ELEM, 2, Dims, IOPOLY_RDWR);
+  unsigned char *P = A ? iopoly_attach(A, 0, IOPOLY_WRITE) : NULL;
+  if (!P)
+    return die("write attach");
+  P[0] = 1;
+  if (iopoly_release(A, 0) != 0 || iopoly_close(A) != 0)
+    return die("close after writing");
+  iopoly_counters C;
+  iopoly_get_counters(&C);
+  printf("counters %llu %llu %llu %llu %llu %llu %llu\n", C.stripe_fetches, C.distinct_stripes, C.buffer_hits,
+         C.evictions, C.writebacks, C.bytes_read, C.bytes_written);
+  return 0;
+}
+
+static int cmdAllocTouch(const char *Name, size_t Bytes, size_t Offset) {
+  volatile unsigned char *P = iopoly_alloc(Name, Bytes);
+  if (!P)
+    return die("iopoly_alloc");
+  iopoly_array *A = iopoly_array_of((const void *)(P + Bytes - 1));
+  if (!A || strcmp(iopoly_array_name(A), Name) != 0 || iopoly_array_base(A) != (void *)P)
+    return die("iopoly_array_of does not find the array");
+  int Local = 0;
+  if (iopoly_array_of(&Local) || iopoly_array_of(&Bytes))
+    return die("ordinary memory mapped to an array");
+  if (iopoly_close(A) != -1)
+    return die("iopoly_close of alloc memory succeeded");
+  printf("error: %s\n", iopoly_last_error());
+  fflush(stdout);
+  P[Offset] = 1; /* must stop the program, naming the array */
+  fprintf(stderr, "api_helper: the direct access did not stop the program\n");
+  return 1;
+}
+
+int main(int Argc, char **Argv) {
+  if (Argc < 3) {
+    fprintf(stderr, "usage: api_helper COMMAND NAME ...\n");
+    return 2;
+  }
+  const char *Cmd = Argv[1];
+  char **A = Argv + 1; /* A[1] is the array name */
+  if (!strcmp(Cmd, "write") && Argc == 7)
+    return cmdWrite(A[1], arg(A[2]), arg(A[3]), (unsigned)arg(A[4]), !strcmp(A[5], "close"));
+  if (!strcmp(Cmd, "verify") && Argc == 6)
+    return cmdVerify(A[1], arg(A[2]), arg(A[3]), (unsigned)arg(A[4]));
+  if (!strcmp(Cmd, "open") && Argc == 8)
+    return cmdOpen(A);
+  if (!strcmp(Cmd, "out-of-range") && Argc == 5)
+    return cmdOutOfRange(A[1], arg(A[2]), arg(A[3]));
+  if (!strcmp(Cmd, "release-unattached") && Argc == 5)
+    return cmdReleaseUnattached(A[1], arg(A[2]), arg(A[3]));
+  if (!strcmp(Cmd, "double-close") && Argc == 5)
+    return cmdDoubleClose(A[1], arg(A[2]), arg(A[3]));
+  if (!strcmp(Cmd, "write-readonly") && Argc == 5)
+    return cmdWriteReadonly(A[1], arg(A[2]), arg(A[3]));
+  if (!strcmp(Cmd, "overfill") && Argc == 5)
+    return cmdOverfill(A[1], arg(A[2]), arg(A[3]));
+  if (!strcmp(Cmd, "stats") && Argc == 3)
+    return cmdStats(A[1]);
+  if (!strcmp(Cmd, "alloc-touch") && Argc == 5)
+    return cmdAllocTouch(A[1], arg(A[2]), arg(A[3]));
+  fprintf(stderr, "api_helper: bad command line for '%s'\n", Cmd);
+  return 2;
+}
