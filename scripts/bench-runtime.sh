@@ -12,8 +12,9 @@
 #      memory limit per N (a memory cgroup created for each run, the page
 #      cache dropped before each run): mmap (plain kernel over an mmap of the
 #      file), mmap+MADV_RANDOM (the same without the kernel's read-around),
-#      attach (iopoly attach/release) and seeker (seeker/reaper); plus a
-#      seeker look-ahead sweep at one N. Checksums must agree.
+#      attach (iopoly attach/release) and seeker (seeker/reaper); plus, at
+#      one N, a seeker look-ahead sweep and the versions with the data in
+#      memory (tmpfs, no limit: their CPU cost). Checksums must agree.
 #  (b) attach+release of a resident block, ns per pair (bench/micro).
 #  (c) a sequential scan through the posix backend against O_DIRECT dd on
 #      the same directory with the same block size (bench/scan).
@@ -24,8 +25,9 @@
 #   --timeout SEC        per-run time limit (default 400); a run that hits it
 #                        is reported as "> SEC s (timeout)" and its ratios
 #                        as lower bounds
-#   --sweep-n N          N of the seeker look-ahead sweep (default 4096, or
-#                        the middle size; 0 skips the sweep)
+#   --sweep-n N          N of the seeker look-ahead sweep and of the
+#                        in-memory reference (default 4096, or the middle
+#                        size; 0 skips both)
 #   --scan-bytes BYTES   size of the scanned array (K/M/G; default 1G)
 #   --scan-reps R        repetitions of each scan/dd measurement (default 3)
 #   --disk-model MODEL   IOPOLY_DISK_MODEL for modeled_io_seconds (default hdd)
@@ -178,13 +180,14 @@ drop_caches() {
 }
 
 # run_limited NAME LIMIT_BYTES TIMEOUT -- CMD...: runs CMD in a fresh memory
-# cgroup with that limit (when possible), the page cache dropped first, under
-# a time limit. Writes raw/NAME.out (stdout), NAME.err and NAME.meta.
+# cgroup with that limit (when possible; LIMIT_BYTES "none": no cgroup), the
+# page cache dropped first, under a time limit. Writes raw/NAME.out (stdout),
+# NAME.err and NAME.meta.
 run_limited() {
   local name=$1 limit=$2 tmo=$3 cg="" rc t0 t1 peak="" oom="" load
   shift 4
   drop_caches
-  if [ "$cg_kind" != none ]; then
+  if [ "$cg_kind" != none ] && [ "$limit" != none ]; then
     cg="$cg_base/iopoly-bench-$$-$name"
     mkdir "$cg"
     if [ "$cg_kind" = v1 ]; then
@@ -197,12 +200,17 @@ run_limited() {
   load=$(cut -d' ' -f1 /proc/loadavg)
   t0=$(date +%s.%N)
   set +e
-  if [ -n "$cg" ]; then
-    timeout -k 10 "$tmo" sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$cg" "$@" \
-      >"$raw/$name.out" 2>"$raw/$name.err"
-  else
-    timeout -k 10 "$tmo" "$@" >"$raw/$name.out" 2>"$raw/$name.err"
-  fi
+  # In a subshell whose stderr is discarded: when the program is killed
+  # (OOM), timeout kills itself with the same signal and bash would print
+  # "Killed" over the progress line.
+  (
+    if [ -n "$cg" ]; then
+      timeout -k 10 "$tmo" sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$cg" "$@" \
+        >"$raw/$name.out" 2>"$raw/$name.err"
+    else
+      timeout -k 10 "$tmo" "$@" >"$raw/$name.out" 2>"$raw/$name.err"
+    fi
+  ) 2>/dev/null
   rc=$?
   set -e
   t1=$(date +%s.%N)
@@ -239,7 +247,8 @@ result() { printf '%s\n' "$1" >&2; }
 field() { awk -v k="$2" '$1 == k {print $2}' "$raw/$1.out"; }
 meta() { awk -F= -v k="$2" '$1 == k {sub(/^[^=]*=/, ""); print}' "$raw/$1.meta"; }
 describe_run() { # NAME -> one line for the progress output
-  if [ "$(meta "$1" timed_out)" = 1 ]; then echo "> $(meta "$1" timeout_s) s (timeout)"
+  if [ "$(meta "$1" timed_out)" = 1 ]; then
+    echo "> $(meta "$1" timeout_s) s (timeout$(awk '$1 == "diagonals_done" {printf ", %d of %d diagonals done", $2, $3}' "$raw/$1.out"))"
   elif [ "$(meta "$1" oom_kills)" ] && [ "$(meta "$1" oom_kills)" != 0 ]; then echo "OOM-killed under the memory limit"
   elif [ "$(meta "$1" rc)" != 0 ]; then echo "FAILED (rc $(meta "$1" rc)): $(head -c 200 "$raw/$1.err")"
   else echo "wall $(field "$1" wall) s  checksum $(field "$1" checksum)"; fi
@@ -297,7 +306,7 @@ lookahead_of() { echo $(($1 / 8 / 2)); }     # half the diagonals one block span
 # Counts the steps.
 if part wavefront; then
   total=$((total + 5 * ${#size_list[@]}))
-  [ "$sweep_n" != 0 ] && total=$((total + 4))
+  [ "$sweep_n" != 0 ] && total=$((total + 8))
 fi
 part micro && total=$((total + 1))
 part scan && total=$((total + 1 + 4 * scan_reps))
@@ -331,7 +340,7 @@ if part wavefront; then
       result "$(describe_run "wf-$n-$v")"
     done
     if [ "$n" = "$sweep_n" ]; then
-      for la in 0 16 64 $((2 * LA)); do
+      for la in 0 16 64 $((2 * LA)); do # and LA, the seeker run above
         progress "N=$n: seeker look-ahead $la (limit $(mib "$L") MiB)"
         IOPOLY_STATS="$raw/sweep-$n-$la.stats.json" run_limited "sweep-$n-$la" "$L" "$timeout_s" -- \
           "$bin/wavefront" seeker "$n" "$data_dir/wf/out" "$la"
@@ -339,6 +348,33 @@ if part wavefront; then
           "$n" "$S" "$B" "$la" $((8 * n * n)) >>"$raw/sweep-$n-$la.meta"
         result "$(describe_run "sweep-$n-$la")"
       done
+      # The same N with the data in memory (tmpfs) and no limit: what is left
+      # is the CPU cost of each version, the runtime's overhead included.
+      shm=/dev/shm
+      if [ "$(stat -f -c %T "$shm" 2>/dev/null)" = tmpfs ] &&
+        [ "$(df -Pk "$shm" | awk 'NR == 2 {print $4}')" -gt $((3 * 8 * n * n / 1024)) ]; then
+        mem_dir=$(mktemp -d "$shm/iopoly-bench.XXXXXX")
+        progress "N=$n in memory (tmpfs): create the matrix"
+        IOPOLY_DIR="$mem_dir" "$bin/wavefront" init "$n" "$mem_dir/raw" >"$raw/mem-$n-init.out" 2>&1 ||
+          { result "FAILED"; cat "$raw/mem-$n-init.out" >&2; exit 1; }
+        result "done"
+        for v in mmap attach seeker; do
+          progress "N=$n in memory (tmpfs): $v, no memory limit"
+          case "$v" in
+            mmap) cmd=("$bin/wavefront" mmap "$n" "$mem_dir/raw" "$mem_dir/out") ;;
+            attach) cmd=("$bin/wavefront" attach "$n" "$mem_dir/out") ;;
+            seeker) cmd=("$bin/wavefront" seeker "$n" "$mem_dir/out" "$LA") ;;
+          esac
+          IOPOLY_DIR="$mem_dir" IOPOLY_STATS="$raw/mem-$n-$v.stats.json" \
+            run_limited "mem-$n-$v" none "$timeout_s" -- "${cmd[@]}"
+          printf 'n=%s\nversion=%s\nstripe=%s\nbuffer=%s\nlookahead=%s\nmatrix_bytes=%s\n' \
+            "$n" "$v" "$S" "$B" "$([ "$v" = seeker ] && echo "$LA")" $((8 * n * n)) >>"$raw/mem-$n-$v.meta"
+          result "$(describe_run "mem-$n-$v")"
+        done
+        rm -rf "$mem_dir"
+      else
+        say "no tmpfs with room at /dev/shm: the in-memory reference is skipped"
+      fi
     fi
     rm -rf "$data_dir/wf" # the next N has another stripe size
   done

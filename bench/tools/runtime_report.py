@@ -45,9 +45,17 @@ def read_kv(path):
         with open(path) as f:
             for line in f:
                 p = line.split()
-                if len(p) == 2:
-                    d[p[0]] = p[1]
+                if len(p) >= 2:
+                    d[p[0]] = p[1] if len(p) == 2 else p[1:]
     return d
+
+
+def elements_done(n, k):
+    """Matrix elements in the first k anti-diagonals of an n x n matrix."""
+    if k <= n:
+        return k * (k + 1) // 2
+    r = 2 * n - 1 - k
+    return n * n - r * (r + 1) // 2
 
 
 def read_json(path):
@@ -71,6 +79,9 @@ def load_run(raw, name):
     r["oom"] = meta.get("oom_kills") not in (None, "", "0")
     r["ok"] = meta.get("rc") == "0" and "checksum" in out
     r["timeout"] = float(meta["timeout_s"])
+    r["done"] = None  # fraction of the elements summed before a timeout
+    if r["timed_out"] and isinstance(out.get("diagonals_done"), list):
+        r["done"] = elements_done(int(meta["n"]), int(out["diagonals_done"][0])) / int(meta["n"]) ** 2
     r["wall"] = float(out["wall"]) if r["ok"] else None
     r["checksum"] = out.get("checksum")
     for k in ("majflt", "read_bytes", "maxrss_kib"):
@@ -92,6 +103,8 @@ def status(r):
     if r["ok"]:
         return None
     if r["timed_out"]:
+        if r["done"] is not None:
+            return "> %g s (timeout; %.0f%% of the elements done)" % (r["timeout"], 100 * r["done"])
         return "> %g s (timeout)" % r["timeout"]
     if r["oom"]:
         return "OOM-killed"
@@ -157,7 +170,11 @@ def main():
     sweep = []
     for path in glob.glob(os.path.join(raw, "sweep-*.meta")):
         sweep.append(load_run(raw, os.path.basename(path)[:-5]))
-    sweep.sort(key=lambda r: int(r["lookahead"]))
+    sweep_n = {r["n"] for r in sweep}
+    mem = {}
+    for path in glob.glob(os.path.join(raw, "mem-*.meta")):
+        r = load_run(raw, os.path.basename(path)[:-5])
+        mem[r["version"]] = r
     sizes = sorted({n for n, _ in runs})
     micro = read_json(os.path.join(raw, "micro.json"))
 
@@ -300,8 +317,9 @@ def main():
               % (dm["name"], dm["latency_s"] * 1e3, dm["seq_latency_s"] * 1e3, dm["bandwidth_Bps"] / 2**20))
         w("")
         w("| N | matrix | limit MiB | version | stripe fetches (mmap: major faults) | bytes read (iopoly) "
-          "| bytes read (kernel) | wall s | modeled I/O s | CPU s (user+sys) | peak MiB | O_DIRECT | checksum |")
-        w("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "| bytes read (kernel) | wall s | modeled I/O s | measured I/O s | CPU s (user+sys) | peak MiB "
+          "| O_DIRECT | checksum |")
+        w("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
         for n in sizes:
             sums = {r["checksum"] for v in VERSIONS for r in [runs.get((n, v))] if r and r["ok"]}
             for v in VERSIONS:
@@ -309,18 +327,29 @@ def main():
                 if not r:
                     continue
                 s = r["stats"] if v in ("attach", "seeker") else None
+                partial = r["timed_out"] and r["majflt"] is not None
                 fetch = "%d" % s["stripe_fetches"] if s else (
-                    "%d faults" % r["majflt"] if r["majflt"] is not None and r["ok"] else "-")
+                    "%d faults%s" % (r["majflt"], " (before the timeout)" if partial else "")
+                    if r["majflt"] is not None and (r["ok"] or partial) else "-")
                 if s:
                     fetch += " (%.2f per block)" % s["fetches_per_block"]
                 ck = "-" if not r["ok"] else ("agrees" if len(sums) == 1 else "**MISMATCH** %s" % r["checksum"])
                 direct = s["direct_io"].split(":")[0] if s else "-"
-                w("| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                kb = "-"
+                if r["read_bytes"] is not None and (r["ok"] or partial):
+                    kb = fmt_bytes(r["read_bytes"]) + (" (before the timeout)" if partial else "")
+                w("| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
                     n, fmt_bytes(r["matrix"]), mib(r["limit"]) if r["limit"] else "none", LABEL[v], fetch,
-                    fmt_bytes(s["bytes_read"]) if s else "-",
-                    fmt_bytes(r["read_bytes"]) if r["ok"] else "-",
+                    fmt_bytes(s["bytes_read"]) if s else "-", kb,
                     wall_cell(r), fnum(s["modeled_io_seconds"]) if s else "-",
+                    fnum(s["io_seconds"]) if s else "-",
                     fnum(r["cpu"]) if r["ok"] else "-", mib(r["peak"]), direct, ck))
+        w("")
+        w("Stripe fetches and bytes read (iopoly) are the runtime's counters; bytes read (kernel) is "
+          "`read_bytes` of `/proc/self/io` (what the process made the kernel read from storage, with "
+          "read-around and the program's own files); measured I/O s is the time spent inside the "
+          "backend's reads, summed over the I/O threads (more than the wall time when requests overlap); "
+          "CPU s is user + system time of the process; peak MiB is the memory cgroup's high-water mark.")
         w("")
         w("Ratios of wall times (a timed-out run gives a lower bound, marked >); the last column is the "
           "ratio of the modeled I/O times, which does not depend on the machine:")
@@ -344,6 +373,10 @@ def main():
             w("Load average (1 min) at the start of the runs: %.2f to %.2f on %s CPUs."
               % (min(loads), max(loads), m.get("cpus")))
             w("")
+        for n in sweep_n:  # the seeker row of the main table belongs to the sweep too
+            if (n, "seeker") in runs:
+                sweep.append(runs[(n, "seeker")])
+        sweep.sort(key=lambda r: int(r["lookahead"]))
         if sweep:
             n = sweep[0]["n"]
             w("### Seeker look-ahead at N=%d" % n)
@@ -351,17 +384,43 @@ def main():
             w("Same set-up and limit (%s MiB); look-ahead in diagonals (a block spans %d diagonals)."
               % (mib(sweep[0]["limit"]) if sweep[0]["limit"] else "none", sweep[0]["stripe"] // 8))
             w("")
-            w("| look-ahead | stripe fetches | modeled I/O s | wall s | CPU s (user+sys) | user s | peak MiB "
-              "| prefetch issued / dropped |")
+            w("| look-ahead | stripe fetches | modeled I/O s | measured I/O s | wall s | CPU s (user+sys) "
+              "| user s | peak MiB |")
             w("|---|---|---|---|---|---|---|---|")
             for r in sweep:
-                s = r["stats"]
-                pf = "%d / %d" % (s["prefetch"]["issued"], s["prefetch"]["dropped"]) if s else "-"
-                w("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
-                    r["lookahead"], s["stripe_fetches"] if s and r["ok"] else "-",
-                    fnum(s["modeled_io_seconds"]) if s and r["ok"] else "-", wall_cell(r),
-                    fnum(r["cpu"]) if r["ok"] else "-", fnum(r["user"]) if r["ok"] else "-",
-                    mib(r["peak"]), pf))
+                s = r["stats"] if r["ok"] else None
+                w("| %s%s | %s | %s | %s | %s | %s | %s | %s |" % (
+                    r["lookahead"], " (the table above)" if r["name"].startswith("wf-") else "",
+                    s["stripe_fetches"] if s else "-", fnum(s["modeled_io_seconds"]) if s else "-",
+                    fnum(s["io_seconds"]) if s else "-", wall_cell(r),
+                    fnum(r["cpu"]) if r["ok"] else "-", fnum(r["user"]) if r["ok"] else "-", mib(r["peak"])))
+            w("")
+        if mem:
+            n = next(iter(mem.values()))["n"]
+            base = mem.get("mmap")
+            w("### The same at N=%d with the data in memory" % n)
+            w("")
+            w("The matrix and the iopoly files on tmpfs, no memory limit, the same stripe and buffer (the "
+              "iopoly versions still copy each stripe into the buffer, from memory: the posix backend "
+              "falls back to buffered reads there). What remains is the CPU cost of each version; the "
+              "difference to the plain kernel is the runtime's overhead.")
+            w("")
+            w("| version | wall s | CPU s (user+sys) | user s | sys s | wall - plain kernel's, s | checksum |")
+            w("|---|---|---|---|---|---|---|")
+            sums = {r["checksum"] for r in mem.values() if r["ok"]}
+            for v in ("mmap", "attach", "seeker"):
+                r = mem.get(v)
+                if not r:
+                    continue
+                label = "plain kernel over mmap" if v == "mmap" else LABEL[v]
+                if v == "seeker":
+                    label += " (look-ahead %s)" % r["lookahead"]
+                over = "%.2f" % (r["wall"] - base["wall"]) if r["ok"] and base and base["ok"] and v != "mmap" \
+                    else "-"
+                w("| %s | %s | %s | %s | %s | %s | %s |" % (
+                    label, wall_cell(r), fnum(r["cpu"]) if r["ok"] else "-", fnum(r["user"]) if r["ok"] else "-",
+                    fnum(r["cpu"] - r["user"]) if r["ok"] else "-", over,
+                    "-" if not r["ok"] else ("agrees" if len(sums) == 1 else "**MISMATCH**")))
             w("")
         if not args.no_plots:
             w("![wall time per version](wavefront.png)")
@@ -447,7 +506,20 @@ def main():
                        "(disk read-ahead %s KiB) evicting pages still needed." % (
                            n, fmt_bytes(mp["read_bytes"]), fmt_bytes(mp["matrix"]),
                            mp["read_bytes"] / mp["matrix"], m.get("disk_read_ahead_kb")))
-    for r in sweep:
+    ma, ms, mm = mem.get("attach"), mem.get("seeker"), mem.get("mmap")
+    if ma and ms and mm and ma["ok"] and ms["ok"] and mm["ok"]:
+        n = ms["n"]
+        pairs = n * n  # one (diagonal, row) step entry per element
+        obs.append("N=%d in memory: the seeker/reaper takes %.2f s against %.2f s for attach/release and %.2f s "
+                   "for the plain kernel; its overhead (%.2f s) is about %.0f ns per matrix element, i.e. per "
+                   "(diagonal, row) entry of the step lists it walks (%d), against %.0f ns for attach/release."
+                   % (n, ms["wall"], ma["wall"], mm["wall"], ms["wall"] - mm["wall"],
+                      1e9 * (ms["wall"] - mm["wall"]) / pairs, pairs, 1e9 * (ma["wall"] - mm["wall"]) / pairs))
+        d = runs.get((n, "seeker"))
+        if d and d["ok"]:
+            obs.append("N=%d: the in-memory seeker time (%.2f s) is %.0f%% of the seeker's time on disk (%.2f s)."
+                       % (n, ms["wall"], 100 * ms["wall"] / d["wall"], d["wall"]))
+    for r in (sweep if runs else []):
         if r["oom"]:
             obs.append("N=%d, look-ahead %s: the seeker was OOM-killed under the %s MiB limit." % (
                 r["n"], r["lookahead"], mib(r["limit"])))
@@ -469,6 +541,8 @@ def main():
 
     mismatch = [n for n in sizes
                 if len({r["checksum"] for v in VERSIONS for r in [runs.get((n, v))] if r and r["ok"]}) > 1]
+    if len({r["checksum"] for r in mem.values() if r["ok"]}) > 1:
+        mismatch.append("in memory")
     if mismatch:
         print("runtime_report: CHECKSUM MISMATCH at N=%s" % ", ".join(map(str, mismatch)), file=sys.stderr)
     if args.no_plots:
