@@ -1,4 +1,4 @@
-//===- DiskModelTest.cpp - The deterministic disk model --------------------===//
+//===- DiskModelTest.cpp - The deterministic disk model -------------------===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

@@ -1,4 +1,4 @@
-//===- FaultInjectionTest.cpp - I/O faults at every operation of a scenario ===//
+//===- FaultInjectionTest.cpp - I/O faults at every operation k -----------===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //

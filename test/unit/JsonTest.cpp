@@ -1,4 +1,4 @@
-//===- JsonTest.cpp - The statistics JSON writer ---------------------------===//
+//===- JsonTest.cpp - The statistics JSON writer --------------------------===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
