@@ -37,6 +37,22 @@ RuntimeABI::RuntimeABI(Module &M) {
   Memmove = declare(M, "__iopoly_memmove", FunctionType::get(VoidTy, {Ptr, Ptr, I64}, false), false);
 }
 
+AllocaInst *RuntimeABI::createWindow(Function &F) const {
+  BasicBlock &Entry = F.getEntryBlock();
+  IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
+  AllocaInst *W = B.CreateAlloca(Window, nullptr, "iopoly.win");
+  W->setAlignment(Align(64));
+  B.SetInsertPoint(W->getNextNode());
+  B.CreateStore(B.getInt64(0), B.CreateStructGEP(Window, W, FieldLimit));
+  B.CreateStore(ConstantPointerNull::get(B.getPtrTy()), B.CreateStructGEP(Window, W, FieldArray));
+  B.CreateStore(B.getInt32(0), B.CreateStructGEP(Window, W, FieldBounceLen));
+  return W;
+}
+
+Value *RuntimeABI::loadField(IRBuilderBase &B, Value *W, unsigned Field, const Twine &Name) const {
+  return B.CreateLoad(B.getInt64Ty(), B.CreateStructGEP(Window, W, Field), Name);
+}
+
 Function *getOrCreateMarker(Module &M) {
   if (Function *F = findMarker(M))
     return F;

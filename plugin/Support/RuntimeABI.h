@@ -35,7 +35,13 @@ struct RuntimeABI {
   llvm::FunctionCallee Memmove;       ///< void (ptr, ptr, i64)
 
   /// Field indices of Window.
-  enum : unsigned { FieldLo = 0, FieldLimit = 1, FieldDelta = 2, FieldArray = 3 };
+  enum : unsigned { FieldLo = 0, FieldLimit = 1, FieldDelta = 2, FieldArray = 3, FieldBounceLen = 6 };
+
+  /// A new, empty window in \p F's entry block (limit 0 fails every fast
+  /// test; nothing attached). The caller must release it at every exit.
+  llvm::AllocaInst *createWindow(llvm::Function &F) const;
+  /// Loads field \p Field (lo, limit or delta) of window \p W.
+  llvm::Value *loadField(llvm::IRBuilderBase &B, llvm::Value *W, unsigned Field, const llvm::Twine &Name) const;
 };
 
 /// Name of the marker function iopoly-mark wraps disk-resident pointers in.

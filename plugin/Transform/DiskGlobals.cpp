@@ -84,6 +84,10 @@ static void rewriteGlobal(Module &M, GlobalVariable *G, RuntimeABI &ABI) {
   SmallVector<Use *, 16> Uses;
   for (Use &U : G->uses())
     Uses.push_back(&U);
+  // One load of the slot per function, at its entry: the slot is set by a
+  // constructor before main and never changes, so the base is loop-invariant
+  // for the analyses that follow (scalar evolution of the addresses).
+  DenseMap<Function *, LoadInst *> Bases;
   for (Use *U : Uses) {
     auto *I = dyn_cast<Instruction>(U->getUser());
     if (!I) {
@@ -91,11 +95,15 @@ static void rewriteGlobal(Module &M, GlobalVariable *G, RuntimeABI &ABI) {
                     "' is used in the initializer of another global; take it at run time instead");
       continue;
     }
-    Instruction *At = I;
-    if (auto *Phi = dyn_cast<PHINode>(I))
-      At = Phi->getIncomingBlock(*U)->getTerminator();
-    auto *L = new LoadInst(Ptr, Slot, Name + ".base", At);
-    L->setMetadata(DiskResidentMD, Slot->getMetadata(DiskResidentMD));
+    Function *F = I->getFunction();
+    LoadInst *&L = Bases[F];
+    if (!L) {
+      BasicBlock &Entry = F->getEntryBlock();
+      L = new LoadInst(Ptr, Slot, Name + ".base", &*Entry.getFirstInsertionPt());
+      L->setMetadata(DiskResidentMD, Slot->getMetadata(DiskResidentMD));
+      L->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(Ctx, {}));
+      L->setMetadata(LLVMContext::MD_nonnull, MDNode::get(Ctx, {}));
+    }
     U->set(L);
   }
   if (G->use_empty())

@@ -9,6 +9,7 @@
 #include "Support/RuntimeABI.h"
 #include "Transform/DiskGlobals.h"
 #include "Transform/DiskPointers.h"
+#include "Transform/StripMine.h"
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -48,6 +49,8 @@ public:
 
   /// Lowers every access of F not already handled by strip-mining.
   Counts run(OptimizationRemarkEmitter &ORE);
+  /// Windows of this function (strip-mining adds its own).
+  SmallVectorImpl<AllocaInst *> &windows() { return Windows; }
 
 private:
   AllocaInst *newWindow();
@@ -64,16 +67,7 @@ private:
 };
 
 AllocaInst *FunctionLowering::newWindow() {
-  BasicBlock &Entry = F.getEntryBlock();
-  IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
-  AllocaInst *W = B.CreateAlloca(ABI.Window, nullptr, "iopoly.win");
-  W->setAlignment(Align(64));
-  // Empty window: limit 0 fails every fast-path test; nothing attached.
-  B.SetInsertPoint(W->getNextNode());
-  Type *I64 = B.getInt64Ty();
-  B.CreateStore(ConstantInt::get(I64, 0), B.CreateStructGEP(ABI.Window, W, RuntimeABI::FieldLimit));
-  B.CreateStore(ConstantPointerNull::get(B.getPtrTy()), B.CreateStructGEP(ABI.Window, W, RuntimeABI::FieldArray));
-  B.CreateStore(B.getInt32(0), B.CreateStructGEP(ABI.Window, W, 6));
+  AllocaInst *W = ABI.createWindow(F);
   Windows.push_back(W);
   return W;
 }
@@ -108,8 +102,8 @@ void FunctionLowering::lowerLoadStore(Instruction *I, Value *Ptr, Type *Ty, bool
   AllocaInst *W = newWindow();
   IRBuilder<> B(I);
   Type *I64 = B.getInt64Ty();
-  Value *Lo = B.CreateLoad(I64, B.CreateStructGEP(ABI.Window, W, RuntimeABI::FieldLo), "iopoly.lo");
-  Value *Limit = B.CreateLoad(I64, B.CreateStructGEP(ABI.Window, W, RuntimeABI::FieldLimit), "iopoly.limit");
+  Value *Lo = ABI.loadField(B, W, RuntimeABI::FieldLo, "iopoly.lo");
+  Value *Limit = ABI.loadField(B, W, RuntimeABI::FieldLimit, "iopoly.limit");
   Value *Off = B.CreateSub(B.CreatePtrToInt(Ptr, I64), Lo, "iopoly.off");
   Value *InWindow = B.CreateICmpULT(Off, Limit, "iopoly.inwin");
   Instruction *FastTerm = nullptr, *SlowTerm = nullptr;
@@ -117,7 +111,7 @@ void FunctionLowering::lowerLoadStore(Instruction *I, Value *Ptr, Type *Ty, bool
   SplitBlockAndInsertIfThenElse(InWindow, I, &FastTerm, &SlowTerm, Likely);
 
   B.SetInsertPoint(FastTerm);
-  Value *Delta = B.CreateLoad(I64, B.CreateStructGEP(ABI.Window, W, RuntimeABI::FieldDelta), "iopoly.delta");
+  Value *Delta = ABI.loadField(B, W, RuntimeABI::FieldDelta, "iopoly.delta");
   Value *Fast = cloneAccess(I, B.CreateGEP(B.getInt8Ty(), Ptr, Delta, "iopoly.addr"), B);
 
   B.SetInsertPoint(SlowTerm);
@@ -272,15 +266,25 @@ PreservedAnalyses LowerDiskAccessesPass::run(Module &M, ModuleAnalysisManager &A
       continue;
     auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
     FunctionLowering FL(F, DP, ABI);
+    StripMineStats SM;
+    if (hoistEnabled() && !F.hasOptNone()) {
+      auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
+      auto &LI = FAM.getResult<LoopAnalysis>(F);
+      auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
+      SM = stripMineLoops(F, DP, ABI, DT, LI, SE, ORE, FL.windows());
+    }
     FunctionLowering::Counts C = FL.run(ORE);
-    if (!C.Loads && !C.Stores && !C.MemOps)
+    for (const std::string &N : SM.Arrays)
+      C.Arrays.insert(N);
+    if (!C.Loads && !C.Stores && !C.MemOps && !SM.Accesses)
       continue;
     Any = Changed = true;
     ORE.emit([&] {
       return OptimizationRemark(DEBUG_TYPE, "Lowered", &F)
              << "lowered " << ore::NV("Loads", C.Loads) << " loads, " << ore::NV("Stores", C.Stores)
              << " stores and " << ore::NV("MemOps", C.MemOps) << " memset/memcpy of disk-resident "
-             << joinNames(C.Arrays) << " onto the stripe buffer";
+             << joinNames(C.Arrays) << " onto the stripe buffer, and strip-mined " << ore::NV("Loops", SM.Loops)
+             << " loops (" << ore::NV("Hoisted", SM.Accesses) << " accesses translated once per strip)";
     });
     FAM.invalidate(F, PreservedAnalyses::none());
   }

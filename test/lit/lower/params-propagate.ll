@@ -2,7 +2,7 @@
 ; parameter disk-resident too (accesses in @scale are lowered), and a pointer
 ; returned by a function is followed into its callers. A pointer stored to
 ; memory or passed to an external function is reported and left alone.
-; RUN: %opt_iopoly -passes=iopoly-globals,iopoly-lower -pass-remarks-missed=iopoly -S %s 2>%t.remarks | FileCheck %s
+; RUN: %opt_iopoly -passes=iopoly-globals,iopoly-lower -iopoly-hoist=false -pass-remarks-missed=iopoly -S %s 2>%t.remarks | FileCheck %s
 ; RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 
 @A = global [64 x double] zeroinitializer, !iopoly.disk_resident !0
