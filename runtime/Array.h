@@ -61,10 +61,22 @@ struct iopoly_array {
   iopoly::FrameTable Table;
   std::vector<unsigned long long> *Fetched = nullptr; ///< distinct-stripe bits
   void *AllocBase = nullptr; ///< iopoly_alloc address range, if any
+  /// Stripes known to be all zero on disk (the array was created or
+  /// truncated here and the stripe never written since): fetched by zero
+  /// filling the frame, with no I/O. Empty: unknown. Buffer lock.
+  std::vector<unsigned long long> ZeroOnDisk;
 
   explicit iopoly_array(const iopoly::Geometry &G)
       : Geo(G), Table(G.numStripes()) {}
   bool live() const { return Magic == LiveMagic; }
+  bool zeroOnDisk(size_t Stripe) const {
+    return Stripe / 64 < ZeroOnDisk.size() && (ZeroOnDisk[Stripe / 64] >> (Stripe % 64) & 1);
+  }
+  void writtenToDisk(size_t Stripe) {
+    if (Stripe / 64 < ZeroOnDisk.size())
+      ZeroOnDisk[Stripe / 64] &= ~(1ULL << (Stripe % 64));
+  }
+  void allZeroOnDisk() { ZeroOnDisk.assign((Geo.numStripes() + 63) / 64, ~0ULL); }
   /// Identifies disk file \p Disk of this array for the disk model.
   unsigned long long fileId(size_t Disk) const {
     return (static_cast<unsigned long long>(Id) << 16) ^ Disk;

@@ -130,6 +130,7 @@ Status openArrayFiles(Runtime &RT, iopoly_array &A, int Flags) {
     }
     verbose(format("created array '%s' (%s x %zu bytes) on %zu disks", A.Name.c_str(),
                    A.Geo.dimsString().c_str(), A.Geo.ElemSize, T));
+    A.allZeroOnDisk();
     return {};
   }
 
@@ -182,6 +183,7 @@ Status openArrayFiles(Runtime &RT, iopoly_array &A, int Flags) {
         return Status::error(format("array '%s': cannot truncate '%s': %s", A.Name.c_str(),
                                     A.Paths[D].c_str(), std::strerror(-R)));
     }
+    A.allZeroOnDisk();
   }
   return {};
 }

@@ -104,12 +104,16 @@ const std::vector<VarSpec> &varTable() {
          C.DisksSpec = V;
          return {};
        }},
-      {{"IOPOLY_STRIPE", "64K", "stripe size in bytes (K/M/G suffixes); one block = one stripe"},
+      {{"IOPOLY_STRIPE", "64K", "stripe size in bytes (K/M/G suffixes), a multiple of 64; one block = one stripe"},
        [](Config &C, const std::string &V) -> Status {
          if (Status S = parseSize(V, C.StripeSize))
            return S;
          if (C.StripeSize < 64)
            return Status::error(format("stripe size %zu is below the minimum of 64 bytes", C.StripeSize));
+         // Compiled code keeps an access's alignment inside a stripe only if
+         // stripes start at multiples of 64 (the widest vector access).
+         if (C.StripeSize % 64)
+           return Status::error(format("stripe size %zu is not a multiple of 64 bytes", C.StripeSize));
          return {};
        }},
       {{"IOPOLY_BUFFER", "64M", "stripe buffer capacity in bytes (K/M/G), shared by all arrays"},

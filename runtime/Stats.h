@@ -33,6 +33,7 @@ struct Counters {
   uint64_t PrefetchHints = 0, PrefetchIssued = 0, PrefetchRedundant = 0,
            PrefetchDropped = 0, PrefetchUsed = 0, PrefetchWasted = 0;
   uint64_t Overwrites = 0;  ///< attaches with OVERWRITE that skipped a read
+  uint64_t ZeroFills = 0;   ///< never-written stripes served as zeros, no I/O
   uint64_t ReadErrors = 0, WriteErrors = 0;
   std::vector<DiskCounters> PerDisk;
 };

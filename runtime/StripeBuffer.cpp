@@ -158,6 +158,11 @@ StripeBuffer::Replacement StripeBuffer::beginReplace(Frame *V, iopoly_array *A,
   if (SkipRead) {
     C.Overwrites++;
     V->ReadyAt = Issue;
+  } else if (A->zeroOnDisk(S)) {
+    // Never written since the file was created: zeros, no disk request.
+    C.ZeroFills++;
+    R.SkipRead = true;
+    V->ReadyAt = Issue;
   } else {
     DiskModel::Request Rd = M.submit(D, A->fileId(D), A->Geo.fileOffset(S), Env.StripeSize, Issue);
     V->ReadyAt = Rd.Done;
@@ -205,6 +210,7 @@ Status StripeBuffer::runReplace(const Replacement &R) {
                                   W.message().c_str()));
     }
     F->OldOwner->Table.set(F->OldStripe, nullptr);
+    F->OldOwner->writtenToDisk(F->OldStripe);
     F->OldOwner = nullptr;
     F->State = FrameState::Loading;
     CV.notify_all();
@@ -427,6 +433,7 @@ Status StripeBuffer::writeBackLocked(Lock &L, Frame *F) {
     C.BytesWritten += Env.StripeSize;
     C.PerDisk[D].Writes++;
     C.PerDisk[D].BytesWritten += Env.StripeSize;
+    A->writtenToDisk(S);
     if (HeldForWriting || F->WriteHeld)
       F->Dirty = true; // attached for writing: may have changed since the copy
   }

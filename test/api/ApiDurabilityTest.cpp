@@ -60,7 +60,7 @@ TEST_F(ApiDurability, VerificationNoticesOtherBytes) {
 TEST_F(ApiDurability, EveryIoPathIsDurable) {
   struct Variant {
     const char *Direct, *Stripe;
-  } Variants[] = {{"auto", "4096"}, {"off", "4096"}, {"auto", "1000"}, {"off", "65536"}};
+  } Variants[] = {{"auto", "4096"}, {"off", "4096"}, {"auto", "1088"}, {"off", "65536"}};
   for (const Variant &Va : Variants) {
     SCOPED_TRACE(std::string("IOPOLY_DIRECT=") + Va.Direct + " IOPOLY_STRIPE=" + Va.Stripe);
     std::map<std::string, std::string> E = {{"IOPOLY_DIRECT", Va.Direct}, {"IOPOLY_STRIPE", Va.Stripe},

@@ -213,6 +213,7 @@ const BadValue BadValues[] = {
     {"IOPOLY_STRIPE", "12Q"},
     {"IOPOLY_STRIPE", "0"},
     {"IOPOLY_STRIPE", "32"},
+    {"IOPOLY_STRIPE", "1000"},
     {"IOPOLY_STRIPE", ""},
     {"IOPOLY_BUFFER", "lots"},
     {"IOPOLY_BUFFER", "0"},

@@ -109,13 +109,13 @@ TEST(PosixBackend, OpenErrorsNameThePath) {
 
 TEST(PosixBackend, DirectIoNeedsWholePages) {
   ScratchDir Dir("posix");
-  std::unique_ptr<Backend> Auto = createPosixBackend(config({{"IOPOLY_STRIPE", "1000"}}));
-  EXPECT_EQ("off: stripe size 1000 is not a multiple of 4096", Auto->directStatus());
+  std::unique_ptr<Backend> Auto = createPosixBackend(config({{"IOPOLY_STRIPE", "1088"}}));
+  EXPECT_EQ("off: stripe size 1088 is not a multiple of 4096", Auto->directStatus());
   std::unique_ptr<BackendFile> F;
-  ASSERT_TRUE(Auto->open(Dir.file("a"), OpenMode::CreateExclusive, FileHints{1000, 0, 1}, F).ok());
+  ASSERT_TRUE(Auto->open(Dir.file("a"), OpenMode::CreateExclusive, FileHints{1088, 0, 1}, F).ok());
   EXPECT_FALSE(F->direct());
-  std::unique_ptr<Backend> On = createPosixBackend(config({{"IOPOLY_STRIPE", "1000"}, {"IOPOLY_DIRECT", "on"}}));
-  Status S = On->open(Dir.file("b"), OpenMode::CreateExclusive, FileHints{1000, 0, 1}, F);
+  std::unique_ptr<Backend> On = createPosixBackend(config({{"IOPOLY_STRIPE", "1088"}, {"IOPOLY_DIRECT", "on"}}));
+  Status S = On->open(Dir.file("b"), OpenMode::CreateExclusive, FileHints{1088, 0, 1}, F);
   ASSERT_FALSE(S.ok()) << "IOPOLY_DIRECT=on cannot be honoured: an error, not a silent fallback";
   EXPECT_NE(std::string::npos, S.message().find("IOPOLY_DIRECT=on needs a stripe size multiple of 4096")) << S.message();
 }
