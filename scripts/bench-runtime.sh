@@ -21,7 +21,8 @@
 #
 # Usage: scripts/bench-runtime.sh [options]
 #   --sizes "N1 N2 ..."  wavefront sizes (default "2048 4096 8192")
-#   --large              also N=16384 (2 GiB matrix; adds several minutes)
+#   --large              also N=16384 (2 GiB matrix; adds at least one
+#                        timeout, for the plain mmap run, plus the others)
 #   --timeout SEC        per-run time limit (default 400); a run that hits it
 #                        is reported as "> SEC s (timeout)" and its ratios
 #                        as lower bounds
@@ -68,7 +69,7 @@ while [ $# -gt 0 ]; do
     --keep-data) keep_data=1 ;;
     --no-plots) plots=0 ;;
     --quick) sizes="1024 2048" timeout_s=60 scan_bytes=256M scan_reps=1 sweep_n=0 ;;
-    -h|--help) sed -n '2,42p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && !/^#/ {exit} NR > 1 {sub(/^# ?/, ""); print}' "$0"; exit 0 ;;
     *) echo "bench-runtime.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift

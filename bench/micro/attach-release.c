@@ -17,7 +17,9 @@
  *   mutex_pair  for scale: one uncontended pthread mutex lock+unlock
  *
  * Prints one JSON object on stdout: for each case the median and minimum
- * nanoseconds per pair over the repetitions. Configure the runtime with the
+ * nanoseconds per pair over the repetitions, by the wall clock and by the
+ * calling thread's CPU clock (which leaves out the time other processes of
+ * a busy machine ran instead; for threads2, the mean of the two threads). Configure the runtime with the
  * IOPOLY_* variables as usual (IOPOLY_DIR says where the array goes).
  *===----------------------------------------------------------------------===*/
 #include "iopoly.h"
@@ -34,10 +36,30 @@ static iopoly_array *A;
 static size_t Iters = 2000000;
 static volatile unsigned long long Sink;
 
-static double now(void) {
+static double clock_s(clockid_t c) {
   struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
+  clock_gettime(c, &t);
   return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+/* Nanoseconds per pair of one timed loop, by both clocks. */
+struct timing {
+  double wall, cpu;
+};
+
+struct timer {
+  double wall, cpu;
+};
+
+static struct timer start(void) {
+  struct timer t = {clock_s(CLOCK_MONOTONIC), clock_s(CLOCK_THREAD_CPUTIME_ID)};
+  return t;
+}
+
+static struct timing stop(struct timer t) {
+  struct timing r = {(clock_s(CLOCK_MONOTONIC) - t.wall) * 1e9 / (double)Iters,
+                     (clock_s(CLOCK_THREAD_CPUTIME_ID) - t.cpu) * 1e9 / (double)Iters};
+  return r;
 }
 
 static void die(const char *what) {
@@ -45,12 +67,12 @@ static void die(const char *what) {
   exit(1);
 }
 
-/* Nanoseconds per attach+release pair over Iters pairs on blocks
- * first, first+stride, ... (mod NumBlocks). */
-static double run_pairs(size_t first, size_t stride) {
+/* Cost of one attach+release pair over Iters pairs on blocks first,
+ * first+stride, ... (mod NumBlocks). */
+static struct timing run_pairs(size_t first, size_t stride) {
   unsigned long long s = 0;
   size_t b = first;
-  double t0 = now();
+  struct timer t0 = start();
   for (size_t i = 0; i < Iters; ++i) {
     const unsigned char *p = iopoly_attach(A, b, IOPOLY_READ);
     if (!p)
@@ -60,14 +82,14 @@ static double run_pairs(size_t first, size_t stride) {
       die("iopoly_release");
     b = (b + stride) % NumBlocks;
   }
-  double t = now() - t0;
+  struct timing r = stop(t0);
   Sink += s;
-  return t * 1e9 / (double)Iters;
+  return r;
 }
 
 struct thread_arg {
   size_t block;
-  double ns;
+  struct timing t;
 };
 
 static pthread_barrier_t Barrier;
@@ -75,13 +97,13 @@ static pthread_barrier_t Barrier;
 static void *thread_main(void *p) {
   struct thread_arg *a = p;
   pthread_barrier_wait(&Barrier);
-  a->ns = run_pairs(a->block, 0);
+  a->t = run_pairs(a->block, 0);
   return NULL;
 }
 
-static double run_threads2(void) {
+static struct timing run_threads2(void) {
   pthread_t th[2];
-  struct thread_arg args[2] = {{1, 0}, {2, 0}};
+  struct thread_arg args[2] = {{1, {0, 0}}, {2, {0, 0}}};
   pthread_barrier_init(&Barrier, NULL, 2);
   for (int i = 0; i < 2; ++i)
     if (pthread_create(&th[i], NULL, thread_main, &args[i]) != 0) {
@@ -91,21 +113,22 @@ static double run_threads2(void) {
   for (int i = 0; i < 2; ++i)
     pthread_join(th[i], NULL);
   pthread_barrier_destroy(&Barrier);
-  return (args[0].ns + args[1].ns) / 2; /* wall per pair, per thread */
+  struct timing r = {(args[0].t.wall + args[1].t.wall) / 2, (args[0].t.cpu + args[1].t.cpu) / 2};
+  return r; /* per pair, per thread */
 }
 
-static double run_mutex(void) {
+static struct timing run_mutex(void) {
   static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
   unsigned long long s = 0;
-  double t0 = now();
+  struct timer t0 = start();
   for (size_t i = 0; i < Iters; ++i) {
     pthread_mutex_lock(&mu);
     s += i;
     pthread_mutex_unlock(&mu);
   }
-  double t = now() - t0;
+  struct timing r = stop(t0);
   Sink += s;
-  return t * 1e9 / (double)Iters;
+  return r;
 }
 
 static int cmp(const void *x, const void *y) {
@@ -113,16 +136,21 @@ static int cmp(const void *x, const void *y) {
   return (a > b) - (a < b);
 }
 
-static void report(const char *name, double (*fn)(void), int reps, int last) {
-  double v[MaxReps];
-  for (int r = 0; r < reps; ++r)
-    v[r] = fn();
-  qsort(v, (size_t)reps, sizeof v[0], cmp);
-  printf("  \"%s\": {\"median_ns\": %.2f, \"min_ns\": %.2f}%s\n", name, v[reps / 2], v[0], last ? "" : ",");
+static void report(const char *name, struct timing (*fn)(void), int reps, int last) {
+  double w[MaxReps], c[MaxReps];
+  for (int r = 0; r < reps; ++r) {
+    struct timing t = fn();
+    w[r] = t.wall;
+    c[r] = t.cpu;
+  }
+  qsort(w, (size_t)reps, sizeof w[0], cmp);
+  qsort(c, (size_t)reps, sizeof c[0], cmp);
+  printf("  \"%s\": {\"median_ns\": %.2f, \"min_ns\": %.2f, \"cpu_median_ns\": %.2f, \"cpu_min_ns\": %.2f}%s\n",
+         name, w[reps / 2], w[0], c[reps / 2], c[0], last ? "" : ",");
 }
 
-static double one_block(void) { return run_pairs(0, 0); }
-static double cycle64(void) { return run_pairs(0, 1); }
+static struct timing one_block(void) { return run_pairs(0, 0); }
+static struct timing cycle64(void) { return run_pairs(0, 1); }
 
 int main(int argc, char **argv) {
   int reps = 9;
