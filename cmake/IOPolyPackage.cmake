@@ -1,6 +1,14 @@
-# Exported CMake package: find_package(IOPoly) gives IOPoly::runtime (the
-# library and header) and, when the plugin is built, IOPoly::plugin (an
-# INTERFACE target that adds -fplugin=... and links the runtime).
+#===- cmake/IOPolyPackage.cmake - The exported CMake package --------------===#
+#
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#
+# find_package(IOPoly) gives IOPoly::runtime (the library and header) and,
+# when the plugin is built, IOPoly::plugin (an INTERFACE target that adds
+# -fplugin=... and links the runtime): <prefix>/lib/cmake/IOPoly. Every path
+# in the installed files is relative to the prefix, so it can be moved.
+# Included last by the top-level CMakeLists, when every target exists.
+#
+#===----------------------------------------------------------------------===#
 include(CMakePackageConfigHelpers)
 set(IOPOLY_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/IOPoly)
 install(EXPORT IOPolyTargets NAMESPACE IOPoly:: DESTINATION ${IOPOLY_CMAKE_DIR})
