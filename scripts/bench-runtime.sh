@@ -384,10 +384,11 @@ fi
 # ---- (b) attach+release of a resident block ---------------------------------
 if part micro; then
   progress "attach+release of a resident block (9 x 2,000,000 pairs)"
+  echo "load_at_start=$(cut -d' ' -f1 /proc/loadavg)" >"$raw/micro.meta"
   IOPOLY_DIR="$data_dir/micro" IOPOLY_STRIPE=64K IOPOLY_BUFFER=64M \
     "$bin/attach-release" 2000000 9 >"$raw/micro.json" 2>"$raw/micro.err" ||
     { result "FAILED"; cat "$raw/micro.err" >&2; exit 1; }
-  result "$("$py" -c 'import json,sys; d=json.load(open(sys.argv[1])); print("%.1f ns per pair (median)" % d["one_block"]["median_ns"])' "$raw/micro.json")"
+  result "$("$py" -c 'import json,sys; d=json.load(open(sys.argv[1]))["one_block"]; print("%.1f ns per pair (median; CPU clock %.1f ns)" % (d["median_ns"], d["cpu_median_ns"]))' "$raw/micro.json")"
   rm -rf "$data_dir/micro"
 fi
 

@@ -177,6 +177,7 @@ def main():
         mem[r["version"]] = r
     sizes = sorted({n for n, _ in runs})
     micro = read_json(os.path.join(raw, "micro.json"))
+    micro_meta = read_meta(os.path.join(raw, "micro.meta")) if os.path.exists(os.path.join(raw, "micro.meta")) else {}
 
     def reps(prefix):
         res = []
@@ -253,14 +254,23 @@ def main():
     w("| Target | Measured | Met? |")
     w("|---|---|---|")
     if micro:
-        v = micro["one_block"]["median_ns"]
-        met = v < TARGET_NS
-        best = micro["one_block"]["min_ns"]
-        w("| attach+release of a resident block < %.0f ns | %.1f ns per pair (median of %d repetitions of %d pairs; "
-          "best repetition %.1f ns) | %s |"
-          % (TARGET_NS, v, micro["reps"], micro["iters"], best,
-             "yes" if met else "**no**: %.1f ns over (%.2fx the goal)%s" % (
-                 v - TARGET_NS, v / TARGET_NS, "; only the best repetition is under" if best < TARGET_NS else "")))
+        ob = micro["one_block"]
+        v, best, cpu = ob["median_ns"], ob["min_ns"], ob.get("cpu_median_ns")
+        if cpu is None:
+            cpu = v
+        if cpu < TARGET_NS and v < TARGET_NS:
+            verdict = "yes"
+        elif cpu < TARGET_NS:
+            verdict = ("yes by the CPU clock; **no** by the wall clock (%.1f ns over: the thread was off the CPU "
+                       "for part of the time, see the load average)" % (v - TARGET_NS))
+        else:
+            verdict = "**no**: %.1f ns over by the CPU clock (%.2fx the goal)%s" % (
+                cpu - TARGET_NS, cpu / TARGET_NS, "; only the best repetition is under" if best < TARGET_NS else "")
+        w("| attach+release of a resident block < %.0f ns | %.1f ns per pair by the thread's CPU clock, %.1f ns by "
+          "the wall clock (medians of %d repetitions of %d pairs; best repetition %.1f ns)%s | %s |"
+          % (TARGET_NS, cpu, v, micro["reps"], micro["iters"], best,
+             "; load average %s at the start" % micro_meta["load_at_start"]
+             if micro_meta.get("load_at_start") else "", verdict))
     if scan0 and dd_s:
         s0 = statistics.median(d["mb_per_s"] for d in scan0)
         dd = statistics.median(d["mb_per_s"] for d in dd_s)
@@ -321,8 +331,8 @@ def main():
         w("")
         w("| N | matrix | limit MiB | version | stripe fetches (mmap: major faults) | bytes read (iopoly) "
           "| bytes read (kernel) | wall s | modeled I/O s | measured I/O s | CPU s (user+sys) | peak MiB "
-          "| O_DIRECT | checksum |")
-        w("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "| O_DIRECT | checksum | load |")
+        w("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
         for n in sizes:
             sums = {r["checksum"] for v in VERSIONS for r in [runs.get((n, v))] if r and r["ok"]}
             for v in VERSIONS:
@@ -341,18 +351,20 @@ def main():
                 kb = "-"
                 if r["read_bytes"] is not None and (r["ok"] or partial):
                     kb = fmt_bytes(r["read_bytes"]) + (" (before the timeout)" if partial else "")
-                w("| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                w("| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
                     n, fmt_bytes(r["matrix"]), mib(r["limit"]) if r["limit"] else "none", LABEL[v], fetch,
                     fmt_bytes(s["bytes_read"]) if s else "-", kb,
                     wall_cell(r), fnum(s["modeled_io_seconds"]) if s else "-",
                     fnum(s["io_seconds"]) if s else "-",
-                    fnum(r["cpu"]) if r["ok"] else "-", mib(r["peak"]), direct, ck))
+                    fnum(r["cpu"]) if r["ok"] else "-", mib(r["peak"]), direct, ck, r["load"] or "-"))
         w("")
         w("Stripe fetches and bytes read (iopoly) are the runtime's counters; bytes read (kernel) is "
           "`read_bytes` of `/proc/self/io` (what the process made the kernel read from storage, with "
           "read-around and the program's own files); measured I/O s is the time spent inside the "
           "backend's reads, summed over the I/O threads (more than the wall time when requests overlap); "
-          "CPU s is user + system time of the process; peak MiB is the memory cgroup's high-water mark.")
+          "CPU s is user + system time of the process; peak MiB is the memory cgroup's high-water mark; "
+          "load is the 1-minute load average when the run started (on %s CPUs), for judging its wall time."
+          % m.get("cpus"))
         w("")
         w("Ratios of wall times (a timed-out run gives a lower bound, marked >); the last column is the "
           "ratio of the modeled I/O times, which does not depend on the machine:")
