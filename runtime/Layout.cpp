@@ -43,11 +43,6 @@ Status Geometry::make(size_t ElemSize, int NDims, const size_t *Dims,
   return {};
 }
 
-size_t Geometry::stripeBytes(size_t Stripe) const {
-  size_t Start = Stripe * StripeSize;
-  return TotalBytes - Start < StripeSize ? TotalBytes - Start : StripeSize;
-}
-
 size_t Geometry::slotsOnDisk(size_t Disk) const {
   size_t N = numStripes();
   return N / NumDisks + (Disk < N % NumDisks ? 1 : 0);

@@ -44,7 +44,10 @@ struct Geometry {
   size_t diskOf(size_t Stripe) const { return Stripe % NumDisks; }
   size_t slotOf(size_t Stripe) const { return Stripe / NumDisks; }
   /// Useful bytes of stripe \p Stripe (S except for the last one).
-  size_t stripeBytes(size_t Stripe) const;
+  size_t stripeBytes(size_t Stripe) const {
+    size_t Start = Stripe * StripeSize;
+    return TotalBytes - Start < StripeSize ? TotalBytes - Start : StripeSize;
+  }
   /// Number of stripes stored on disk \p Disk.
   size_t slotsOnDisk(size_t Disk) const;
   /// Offset of stripe \p Stripe inside its disk file.

@@ -23,7 +23,9 @@ using namespace iopoly;
 namespace {
 
 Runtime &runtime() {
-  Runtime *RT = nullptr;
+  Runtime *RT = Runtime::existing();
+  if (RT)
+    return *RT;
   if (Status S = Runtime::get(RT))
     fatal(S.message());
   return *RT;
@@ -34,11 +36,23 @@ uintptr_t arenaEnd() { return iopoly_arena_base_ + iopoly_arena_size_; }
 
 void releaseHeld(iopoly_window *W) {
   if (W->array) {
-    if (Status S = runtime().buffer().release(W->array, W->stripe))
+    if (Status S = runtime().buffer().releaseRun(W->array, W->stripe, W->run))
       fatal("lowered code: " + S.message());
     W->array = nullptr;
   }
   W->limit = 0;
+}
+
+/// Stripes a window may hold besides its own: a run amortizes the slow
+/// path over walks that change stripe often (columns), while leaving most
+/// of the buffer unpinned.
+size_t maxRunNeighbours() {
+  static const size_t Max = [] {
+    size_t Frames = runtime().config().bufferFrames();
+    size_t M = Frames / 16;
+    return M > 512 ? 512 : M;
+  }();
+  return Max;
 }
 
 /// Maps the window onto the ordinary memory around \p P (below or above
@@ -191,18 +205,36 @@ void *__iopoly_translate(iopoly_window *W, void *Ptr, size_t Len, int Mode) {
     copyBytes(A, Off, W->bounce, Len, /*ToArray=*/false);
     return W->bounce;
   }
-  if (W->array == A && W->stripe == Stripe) // within the slack at its end
+  if (W->array == A && Stripe >= W->stripe && Stripe < W->stripe + W->run) // within the slack at its end
     return reinterpret_cast<void *>(P + W->delta);
-  releaseHeld(W);
-  char *F = attachOrDie(A, Stripe, Mode);
-  uintptr_t Lo = reinterpret_cast<uintptr_t>(A->AllocBase) + Stripe * S;
-  size_t Span = A->Geo.stripeBytes(Stripe);
+  // A walk that leaves its run at one end will most likely go on that way:
+  // extend the next run in that direction only.
+  bool Forward = W->array == A && Stripe == W->stripe + W->run;
+  bool Backward = W->array == A && Stripe + 1 == W->stripe;
+  // Let go of the stripes held so far and pin the new one (one lock).
+  StripeBuffer &Buf = runtime().buffer();
+  void *Frame = nullptr;
+  if (Status E = Buf.switchAttach(W->array, W->stripe, W->run, A, Stripe, Mode, Frame))
+    fatal("lowered code: " + E.message());
   W->array = A;
-  W->stripe = Stripe;
-  W->lo = Lo;
+  uintptr_t Base = reinterpret_cast<uintptr_t>(A->AllocBase);
+  size_t First = Stripe, Count = 1;
+  if (Buf.hasViews(*A)) {
+    // The stripe is mapped at its own address: extend the window over the
+    // resident neighbours and access everything in place.
+    size_t Max = maxRunNeighbours();
+    Buf.attachRun(A, Stripe, Mode, Forward ? 0 : Backward ? Max : Max / 4, Backward ? 0 : Forward ? Max : Max / 4,
+                  First, Count);
+    W->delta = 0;
+  } else {
+    W->delta = reinterpret_cast<intptr_t>(Frame) - static_cast<intptr_t>(Base + Stripe * S);
+  }
+  W->stripe = First;
+  W->run = Count;
+  W->lo = Base + First * S;
+  size_t Span = (Count - 1) * S + A->Geo.stripeBytes(First + Count - 1);
   W->limit = Span >= IOPOLY_MAX_ACCESS ? Span - (IOPOLY_MAX_ACCESS - 1) : 0;
-  W->delta = reinterpret_cast<intptr_t>(F) - static_cast<intptr_t>(Lo);
-  return F + In;
+  return reinterpret_cast<void *>(P + W->delta);
 }
 
 void __iopoly_commit(iopoly_window *W) {

@@ -9,8 +9,9 @@
 //   struct iopoly_window { uintptr_t lo, limit; intptr_t delta; ... }
 // The inline fast path is "off = p - lo; if (off < limit) access p + delta":
 // one subtraction, one compare, one add. A window maps either the stripe the
-// site holds attached (delta = frame - stripe address) or a range of
-// ordinary memory (delta = 0). limit keeps 63 bytes of slack so that any
+// site holds attached (delta = frame - stripe address), or a run of attached
+// stripes mapped at their own addresses (views, FrameMemory.h; delta = 0),
+// or a range of ordinary memory (delta = 0). limit keeps 63 bytes of slack so that any
 // access of up to 64 bytes that passes the test lies inside the window; an
 // empty window has limit 0. Everything else goes to __iopoly_translate.
 //
@@ -34,8 +35,9 @@ struct iopoly_window {
   uintptr_t lo;       /* first address of the window */
   uintptr_t limit;    /* fast path iff p - lo < limit */
   intptr_t delta;     /* real address = p + delta */
-  iopoly_array *array; /* array of the attached stripe, or NULL */
-  size_t stripe;
+  iopoly_array *array; /* array of the attached stripes, or NULL */
+  size_t stripe;      /* first attached stripe */
+  size_t run;         /* number of attached stripes (views: a run) */
   uintptr_t bounce_addr; /* access straddling two stripes: its address */
   uint32_t bounce_len;   /* and length (0: none pending) */
   uint32_t mode;

@@ -16,24 +16,31 @@
 namespace iopoly {
 
 StripeBuffer::StripeBuffer(const BufferEnv &E)
-    : Env(E), Frames(E.NumFrames), Start(std::chrono::steady_clock::now()) {
-  size_t Bytes = E.NumFrames * E.StripeSize;
-  // Page-aligned (O_DIRECT) and not touched until used.
-  void *P = ::mmap(nullptr, Bytes, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (P == MAP_FAILED)
-    fatal(format("cannot allocate the stripe buffer of %zu bytes (IOPOLY_BUFFER)", Bytes));
-  Memory = static_cast<char *>(P);
+    : Env(E), Frames(E.NumFrames), Memory(E.NumFrames, E.StripeSize), Start(std::chrono::steady_clock::now()) {
   FreeList.reserve(E.NumFrames);
   // Free frames are handed out from the back: keep frame 0 first.
   for (size_t I = E.NumFrames; I-- > 0;) {
-    Frames[I].Data = Memory + I * E.StripeSize;
+    Frames[I].Data = Memory.frame(I);
     FreeList.push_back(&Frames[I]);
   }
 }
 
-StripeBuffer::~StripeBuffer() {
-  ::munmap(Memory, Frames.size() * Env.StripeSize);
+StripeBuffer::~StripeBuffer() = default;
+
+void StripeBuffer::syncView(Frame *F) {
+  if (!F->Owner || !Memory.hasViews(*F->Owner))
+    return;
+  ViewState Want = F->State != FrameState::Ready ? ViewState::None
+                   : F->Dirty                    ? ViewState::ReadWrite
+                                                 : ViewState::ReadOnly;
+  Memory.setView(*F->Owner, F->Stripe, static_cast<size_t>(F - Frames.data()), F->View, Want);
+  F->View = Want;
+}
+
+void StripeBuffer::dropView(Frame *F) {
+  if (F->Owner && F->View != ViewState::None)
+    Memory.setView(*F->Owner, F->Stripe, static_cast<size_t>(F - Frames.data()), F->View, ViewState::None);
+  F->View = ViewState::None;
 }
 
 void StripeBuffer::lruUnlink(Frame *F) {
@@ -122,6 +129,7 @@ StripeBuffer::Replacement StripeBuffer::beginReplace(Frame *V, iopoly_array *A,
   Replacement R{V, A, S, false, SkipRead, 0, 0};
   double Issue = M.appClock();
   if (V->Owner) {
+    dropView(V);
     C.Evictions++;
     if (V->Prefetched)
       C.PrefetchWasted++;
@@ -149,6 +157,7 @@ StripeBuffer::Replacement StripeBuffer::beginReplace(Frame *V, iopoly_array *A,
   V->Owner = A;
   V->Stripe = S;
   V->Pins = Pin ? 1 : 0;
+  PinnedFrames += V->Pins;
   V->Dirty = false;
   V->WriteHeld = false;
   V->Prefetched = IsPrefetch;
@@ -198,9 +207,12 @@ Status StripeBuffer::runReplace(const Replacement &R) {
       F->OldOwner = nullptr;
       F->Dirty = true;
       F->WriteHeld = false; // set for the new stripe by pinAhead, not held now
-      F->Pins = 0;
+      PinnedFrames -= F->Pins ? 1 : 0;
+      PinnedFrames -= F->Pins ? 1 : 0;
+    F->Pins = 0;
       F->Prefetched = false;
       F->State = FrameState::Ready;
+      syncView(F);
       if (!F->InLru)
         lruPushBack(F);
       CV.notify_all();
@@ -235,6 +247,7 @@ Status StripeBuffer::runReplace(const Replacement &R) {
                                 Rd.message().c_str()));
   }
   F->State = FrameState::Ready;
+  syncView(F);
   CV.notify_all();
   return {};
 }
@@ -247,10 +260,14 @@ void StripeBuffer::pinHit(Frame *F, const iopoly_array *A, size_t S, bool Write)
     F->Prefetched = false;
     C.PrefetchUsed++;
   }
-  if (F->Pins++ == 0)
+  if (F->Pins++ == 0) {
     lruUnlink(F);
-  if (Write)
+    ++PinnedFrames;
+  }
+  if (Write) {
     F->Dirty = F->WriteHeld = true;
+    syncView(F);
+  }
   trace(TraceAttach | TraceHit | (Write ? TraceWrite : 0), A, S);
 }
 
@@ -288,15 +305,16 @@ Status StripeBuffer::attach(iopoly_array *A, size_t S, int Mode, void *&Out) {
     if (Status E = runReplace(R))
       return E;
     L.lock();
-    if (Write)
+    if (Write) {
       V->Dirty = V->WriteHeld = true;
+      syncView(V);
+    }
     Out = V->Data;
     return {};
   }
 }
 
-Status StripeBuffer::release(iopoly_array *A, size_t S) {
-  std::lock_guard<std::mutex> G(Mu);
+Status StripeBuffer::releaseLocked(iopoly_array *A, size_t S) {
   Frame *F = A->Table.lookup(S);
   if (!F || !F->holds(A, S) || F->Pins == 0)
     return Status::error(format("block %zu of array '%s' is not attached (release without attach)", S,
@@ -305,8 +323,69 @@ Status StripeBuffer::release(iopoly_array *A, size_t S) {
   if (--F->Pins == 0) {
     F->WriteHeld = false;
     lruPushBack(F);
+    --PinnedFrames;
   }
   return {};
+}
+
+Status StripeBuffer::release(iopoly_array *A, size_t S) {
+  std::lock_guard<std::mutex> G(Mu);
+  return releaseLocked(A, S);
+}
+
+Status StripeBuffer::switchAttach(iopoly_array *OldA, size_t OldFirst, size_t OldCount, iopoly_array *A,
+                                  size_t S, int Mode, void *&Out) {
+  {
+    std::lock_guard<std::mutex> G(Mu);
+    for (size_t K = 0; OldA && K < OldCount; ++K)
+      if (Status E = releaseLocked(OldA, OldFirst + K))
+        return E;
+    Frame *F = A->Table.lookup(S);
+    if (F && F->holds(A, S) && F->State == FrameState::Ready) {
+      pinHit(F, A, S, Mode & IOPOLY_WRITE);
+      Env.Model.waitUntil(F->ReadyAt);
+      Out = F->Data;
+      return {};
+    }
+  }
+  return attach(A, S, Mode, Out);
+}
+
+void StripeBuffer::attachRun(iopoly_array *A, size_t S, int Mode, size_t MaxBefore, size_t MaxAfter, size_t &First,
+                             size_t &Count) {
+  std::lock_guard<std::mutex> G(Mu);
+  bool Write = Mode & IOPOLY_WRITE;
+  auto Usable = [&](size_t T) {
+    Frame *F = A->Table.lookup(T);
+    return F && F->holds(A, T) && F->State == FrameState::Ready && F->View != ViewState::None &&
+           (!Write || F->Dirty);
+  };
+  size_t Lo = S, Hi = S;
+  // Runs may use at most half of the frames, so that the single stripes
+  // other windows need always find room.
+  size_t Budget = PinnedFrames < Frames.size() / 2 ? Frames.size() / 2 - PinnedFrames : 0;
+  MaxAfter = std::min(MaxAfter, Budget);
+  MaxBefore = std::min(MaxBefore, Budget - MaxAfter);
+  while (Hi + 1 < A->Geo.numStripes() && Hi - S < MaxAfter && Usable(Hi + 1)) {
+    ++Hi;
+    pinHit(A->Table.lookup(Hi), A, Hi, Write);
+  }
+  while (Lo > 0 && S - Lo < MaxBefore && Usable(Lo - 1)) {
+    --Lo;
+    pinHit(A->Table.lookup(Lo), A, Lo, Write);
+  }
+  First = Lo;
+  Count = Hi - Lo + 1;
+}
+
+Status StripeBuffer::releaseRun(iopoly_array *A, size_t First, size_t Count) {
+  std::lock_guard<std::mutex> G(Mu);
+  Status First_;
+  for (size_t K = 0; K < Count; ++K)
+    if (Status E = releaseLocked(A, First + K))
+      if (First_.ok())
+        First_ = E;
+  return First_;
 }
 
 Status StripeBuffer::prefetch(iopoly_array *A, size_t S, bool &Taken) {
@@ -436,6 +515,7 @@ Status StripeBuffer::writeBackLocked(Lock &L, Frame *F) {
     A->writtenToDisk(S);
     if (HeldForWriting || F->WriteHeld)
       F->Dirty = true; // attached for writing: may have changed since the copy
+    syncView(F);
   }
   CV.notify_all();
   return E;
@@ -501,6 +581,7 @@ Status StripeBuffer::drop(iopoly_array *A) {
     if (F.Dirty)
       return Status::error(format("array '%s' still has unwritten data; not closed", A->Name.c_str()));
     lruUnlink(&F);
+    dropView(&F);
     A->Table.set(F.Stripe, nullptr);
     F.Owner = nullptr;
     F.Prefetched = false;

@@ -24,6 +24,7 @@
 
 #include "Array.h"
 #include "DiskModel.h"
+#include "FrameMemory.h"
 #include "IOWorkers.h"
 #include "Stats.h"
 #include "StripeIO.h"
@@ -53,6 +54,7 @@ struct Frame {
   double ReadyAt = 0;      ///< modeled completion of its fetch
   Frame *Prev = nullptr, *Next = nullptr;
   bool InLru = false;
+  ViewState View = ViewState::None; ///< mapping at the stripe's arena address
 
   bool holds(const iopoly_array *A, size_t S) const {
     return Owner == A && Stripe == S;
@@ -83,6 +85,22 @@ public:
   Status attach(iopoly_array *A, size_t S, int Mode, void *&Out);
   /// Unpins a stripe pinned by attach.
   Status release(iopoly_array *A, size_t S);
+  /// Releases stripes [OldFirst, OldFirst + OldCount) of OldA (if OldA),
+  /// then attaches S of A, taking the lock once when S is resident: the
+  /// slow path of compiled code moving on.
+  Status switchAttach(iopoly_array *OldA, size_t OldFirst, size_t OldCount, iopoly_array *A, size_t S, int Mode,
+                      void *&Out);
+  /// With S of A attached: also attaches the resident neighbours of S, up
+  /// to \p Max on each side, that compiled code can use in place (views
+  /// mapped; for writing, only stripes already dirty, so that no clean
+  /// stripe is written back for nothing). Returns the run [First,
+  /// First + Count), which contains S; every stripe of it is attached once.
+  void attachRun(iopoly_array *A, size_t S, int Mode, size_t MaxBefore, size_t MaxAfter, size_t &First,
+                 size_t &Count);
+  /// Releases [First, First + Count) of A under one lock.
+  Status releaseRun(iopoly_array *A, size_t First, size_t Count);
+  /// Whether stripes of \p A are mapped at their own addresses.
+  bool hasViews(const iopoly_array &A) const { return Memory.hasViews(A); }
   /// Starts a background fetch; \p Taken is false when the hint is dropped.
   Status prefetch(iopoly_array *A, size_t S, bool &Taken);
   /// Attach ahead (the seeker of paper 3, section 3): pins stripe \p S
@@ -134,6 +152,11 @@ private:
   void trace(uint8_t Kind, const iopoly_array *A, size_t S);
   Status bufferFullError(const iopoly_array *A, size_t S);
   Status writeBackLocked(Lock &L, Frame *F);
+  Status releaseLocked(iopoly_array *A, size_t S);
+  /// Maps, protects or keeps the view of F's stripe to match its state.
+  void syncView(Frame *F);
+  /// Unmaps the view of F's current stripe (before F changes identity).
+  void dropView(Frame *F);
   /// Pins a resident, Ready frame (hit bookkeeping included).
   void pinHit(Frame *F, const iopoly_array *A, size_t S, bool Write);
 
@@ -141,11 +164,12 @@ private:
   std::mutex Mu;
   std::condition_variable CV;
   std::vector<Frame> Frames;
-  char *Memory = nullptr;
+  FrameMemory Memory;
   std::vector<Frame *> FreeList;
   Frame *LruHead = nullptr, *LruTail = nullptr; ///< head = least recent
   std::chrono::steady_clock::time_point Start;
   std::string AsyncError; ///< last failure of a background fetch
+  size_t PinnedFrames = 0; ///< frames with Pins > 0 (the runs' budget)
 };
 
 } // namespace iopoly

@@ -25,7 +25,7 @@ RuntimeABI::RuntimeABI(Module &M) {
   Type *VoidTy = Type::getVoidTy(C);
   Window = StructType::getTypeByName(C, "struct.iopoly_window");
   if (!Window)
-    Window = StructType::create(C, {I64, I64, I64, Ptr, I64, I64, I32, I32, ArrayType::get(Type::getInt8Ty(C), 64)},
+    Window = StructType::create(C, {I64, I64, I64, Ptr, I64, I64, I64, I32, I32, ArrayType::get(Type::getInt8Ty(C), 64)},
                                 "struct.iopoly_window");
   Translate = declare(M, "__iopoly_translate", FunctionType::get(Ptr, {Ptr, Ptr, I64, I32}, false), true);
   Commit = declare(M, "__iopoly_commit", FunctionType::get(VoidTy, {Ptr}, false), true);

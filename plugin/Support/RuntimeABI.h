@@ -22,8 +22,8 @@ constexpr int ModeRead = 1, ModeWrite = 2;
 struct RuntimeABI {
   explicit RuntimeABI(llvm::Module &M);
 
-  /// struct iopoly_window { i64 lo, limit, delta; ptr array; i64 stripe;
-  ///   i64 bounce_addr; i32 bounce_len, mode; [64 x i8] bounce } align 64
+  /// struct iopoly_window { i64 lo, limit, delta; ptr array; i64 stripe,
+  ///   run, bounce_addr; i32 bounce_len, mode; [64 x i8] bounce } align 64
   llvm::StructType *Window;
   llvm::FunctionCallee Translate;     ///< ptr (ptr win, ptr p, i64 len, i32 mode)
   llvm::FunctionCallee Commit;        ///< void (ptr win)
@@ -35,7 +35,7 @@ struct RuntimeABI {
   llvm::FunctionCallee Memmove;       ///< void (ptr, ptr, i64)
 
   /// Field indices of Window.
-  enum : unsigned { FieldLo = 0, FieldLimit = 1, FieldDelta = 2, FieldArray = 3, FieldBounceLen = 6 };
+  enum : unsigned { FieldLo = 0, FieldLimit = 1, FieldDelta = 2, FieldArray = 3, FieldBounceLen = 7 };
 
   /// A new, empty window in \p F's entry block (limit 0 fails every fast
   /// test; nothing attached). The caller must release it at every exit.

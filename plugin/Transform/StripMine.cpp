@@ -31,7 +31,7 @@ namespace {
 
 /// Loops that surely run fewer iterations than this are left to the
 /// per-access lowering: a strip costs a few translations at loop entry.
-constexpr uint64_t MinTripCount = 16;
+constexpr uint64_t MinTripCount = 4;
 
 struct Access {
   Instruction *I;
@@ -81,7 +81,7 @@ std::string checkLoop(Loop *L, Candidate &C, DiskPointers &DP, DominatorTree &DT
   if (SE.getConstantMaxBackedgeTakenCount(L)->isZero() ||
       (isa<SCEVConstant>(SE.getConstantMaxBackedgeTakenCount(L)) &&
        cast<SCEVConstant>(SE.getConstantMaxBackedgeTakenCount(L))->getAPInt().ult(MinTripCount)))
-    return "it runs fewer than 16 iterations";
+    return "it runs fewer than 4 iterations";
   const DataLayout &DL = C.Header->getModule()->getDataLayout();
   for (BasicBlock *BB : L->blocks()) {
     // Only accesses that run in every iteration: their addresses are all
