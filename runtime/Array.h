@@ -58,6 +58,7 @@ struct iopoly_array {
   bool Writable = false;
   std::vector<std::unique_ptr<iopoly::BackendFile>> Files; ///< one per disk
   std::vector<std::string> Paths;                          ///< one per disk
+  int LockFd = -1; ///< flock'ed <disk0>/<name>.lock while open
   iopoly::FrameTable Table;
   std::vector<unsigned long long> *Fetched = nullptr; ///< distinct-stripe bits
   void *AllocBase = nullptr; ///< iopoly_alloc address range, if any
@@ -88,8 +89,10 @@ namespace iopoly {
 class Runtime;
 
 /// Opens or creates the disk files of \p A (whose Name and Geo are set)
-/// according to iopoly_open's \p Flags.
+/// according to iopoly_open's \p Flags, holding the array's lock file.
 Status openArrayFiles(Runtime &RT, iopoly_array &A, int Flags);
+/// openArrayFiles once the lock is decided (internal).
+Status openArrayFilesLocked(Runtime &RT, iopoly_array &A, int Flags);
 
 /// Closes every file of \p A; the first error is returned.
 Status closeArrayFiles(Runtime &RT, iopoly_array &A);

@@ -15,8 +15,12 @@
 
 #include "iopoly.h"
 
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 namespace iopoly {
 
@@ -74,9 +78,46 @@ Status checkExisting(Runtime &RT, iopoly_array &A, size_t Disk,
   return {};
 }
 
+/// Takes <disk0>/<name>.lock: exclusive for writers, shared for readers, so
+/// that two processes never cache the same array (their buffers would not
+/// be coherent). Filesystems without flock are used without the lock.
+Status lockArray(iopoly_array &A, const std::string &Dir, bool Create) {
+  std::string Path = Dir + "/" + A.Name + ".lock";
+  int Fd = ::open(Path.c_str(), O_RDWR | O_CLOEXEC | (Create ? O_CREAT : 0), 0666);
+  if (Fd < 0 && !A.Writable)
+    Fd = ::open(Path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (Fd < 0) {
+    verbose(format("array '%s': no lock file '%s' (%s); opened without a lock", A.Name.c_str(), Path.c_str(),
+                   std::strerror(errno)));
+    return {};
+  }
+  if (::flock(Fd, (A.Writable ? LOCK_EX : LOCK_SH) | LOCK_NB) < 0) {
+    int E = errno;
+    ::close(Fd);
+    if (E == EWOULDBLOCK)
+      return Status::error(format("array '%s' is in use by another process (lock '%s'); processes and MPI ranks that "
+                                  "write an array need their own IOPOLY_DIR or their own array names",
+                                  A.Name.c_str(), Path.c_str()));
+    verbose(format("array '%s': cannot lock '%s' (%s); opened without a lock", A.Name.c_str(), Path.c_str(),
+                   std::strerror(E)));
+    return {};
+  }
+  A.LockFd = Fd;
+  return {};
+}
+
 } // namespace
 
 Status openArrayFiles(Runtime &RT, iopoly_array &A, int Flags) {
+  Status S = openArrayFilesLocked(RT, A, Flags);
+  if (S && A.LockFd >= 0) {
+    ::close(A.LockFd);
+    A.LockFd = -1;
+  }
+  return S;
+}
+
+Status openArrayFilesLocked(Runtime &RT, iopoly_array &A, int Flags) {
   const Config &C = RT.config();
   Backend &B = RT.backend();
   size_t T = C.numDisks();
@@ -94,10 +135,23 @@ Status openArrayFiles(Runtime &RT, iopoly_array &A, int Flags) {
   Want.Name = A.Name;
   Want.Geo = A.Geo;
 
+  if (Present == 0 && !Create)
+    return Status::error(format("array '%s' does not exist: no file '%s' (use IOPOLY_CREATE to create it)",
+                                A.Name.c_str(), A.Paths[0].c_str()));
+  if (Create)
+    if (Status S = makeDirectories(C.DiskDirs[0]))
+      return Status::error(format("array '%s': disk 0: %s", A.Name.c_str(), S.message().c_str()));
+  if (Status S = lockArray(A, C.DiskDirs[0], Create))
+    return S;
+  // Another process may have created or removed files before we locked.
+  Present = 0;
+  for (const std::string &P : A.Paths)
+    Present += B.exists(P);
+  if (Present == 0 && !Create)
+    return Status::error(format("array '%s' does not exist: no file '%s' (use IOPOLY_CREATE to create it)",
+                                A.Name.c_str(), A.Paths[0].c_str()));
+
   if (Present == 0) {
-    if (!Create)
-      return Status::error(format("array '%s' does not exist: no file '%s' (use IOPOLY_CREATE to create it)",
-                                  A.Name.c_str(), A.Paths[0].c_str()));
     for (size_t D = 0; D < T; ++D)
       if (Status S = makeDirectories(C.DiskDirs[D]))
         return Status::error(format("array '%s': disk %zu: %s", A.Name.c_str(), D, S.message().c_str()));
@@ -196,6 +250,10 @@ Status closeArrayFiles(Runtime &RT, iopoly_array &A) {
       First = Status::error(format("closing '%s': %s", A.Paths[D].c_str(), std::strerror(-R)));
   }
   A.Files.clear();
+  if (A.LockFd >= 0) {
+    ::close(A.LockFd);
+    A.LockFd = -1;
+  }
   (void)RT;
   return First;
 }
