@@ -54,3 +54,12 @@ TEST_F(ApiMisuse, AttachingMoreThanTheBufferHoldsIsAnErrorNotADeadlock) {
       << R;
   EXPECT_TRUE(contains(R.Out, "iopoly_close: array 'M': array 'M' still has 8 attached block(s)")) << R;
 }
+
+TEST_F(ApiMisuse, TwoProcessesCannotWriteOneArray) {
+  RunResult R = run({"lock-conflict", "M", "128", "64"});
+  ASSERT_EQ(3, R.ExitCode) << R;
+  EXPECT_TRUE(contains(R.Out, "iopoly_open: array 'M' is in use by another process (lock '")) << R;
+  EXPECT_TRUE(contains(R.Out, "/disk0/M.lock'); processes and MPI ranks that write an array need their own "
+                              "IOPOLY_DIR or their own array names"))
+      << R;
+}

@@ -24,6 +24,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define ELEM 8
 
@@ -241,6 +243,40 @@ static int cmdStats(const char *Name) {
   return 0;
 }
 
+/* A second process cannot open an array another process has open for
+ * writing (their buffers would not be coherent); once it exits, it can. */
+static int cmdLockConflict(const char *Name, size_t Rows, size_t Cols) {
+  int ToChild[2], ToParent[2];
+  if (pipe(ToChild) != 0 || pipe(ToParent) != 0)
+    return die("pipe");
+  pid_t Pid = fork();
+  if (Pid < 0)
+    return die("fork");
+  if (Pid == 0) {
+    iopoly_array *A = openShape(Name, Rows, Cols, IOPOLY_CREATE);
+    char Go;
+    if (write(ToParent[1], A ? "y" : "n", 1) != 1 || read(ToChild[0], &Go, 1) != 1)
+      _exit(1);
+    _exit(A && iopoly_close(A) == 0 ? 0 : 1);
+  }
+  char Ok = 'n';
+  if (read(ToParent[0], &Ok, 1) != 1 || Ok != 'y')
+    return die("the first process could not open the array");
+  if (openShape(Name, Rows, Cols, IOPOLY_RDWR))
+    return die("a second writer opened an array another process writes");
+  printf("error: %s\n", iopoly_last_error());
+  if (openShape(Name, Rows, Cols, IOPOLY_RDONLY))
+    return die("a reader opened an array another process writes");
+  int Status = 0;
+  if (write(ToChild[1], "x", 1) != 1 || waitpid(Pid, &Status, 0) != Pid || !WIFEXITED(Status) ||
+      WEXITSTATUS(Status) != 0)
+    return die("the first process failed");
+  iopoly_array *B = openShape(Name, Rows, Cols, IOPOLY_RDWR);
+  if (!B)
+    return die("open after the first process exited");
+  return iopoly_close(B) == 0 ? 3 : die("close");
+}
+
 static int cmdAllocTouch(const char *Name, size_t Bytes, size_t Offset) {
   volatile unsigned char *P = iopoly_alloc(Name, Bytes);
   if (!P)
@@ -285,6 +321,8 @@ int main(int Argc, char **Argv) {
     return cmdOverfill(A[1], arg(A[2]), arg(A[3]));
   if (!strcmp(Cmd, "stats") && Argc == 3)
     return cmdStats(A[1]);
+  if (!strcmp(Cmd, "lock-conflict") && Argc == 5)
+    return cmdLockConflict(A[1], arg(A[2]), arg(A[3]));
   if (!strcmp(Cmd, "alloc-touch") && Argc == 5)
     return cmdAllocTouch(A[1], arg(A[2]), arg(A[3]));
   fprintf(stderr, "api_helper: bad command line for '%s'\n", Cmd);
