@@ -52,10 +52,10 @@ static bool parseSize(StringRef Text, uint64_t &Out) {
 
 uint64_t assumedStripe(std::string *Error) {
   uint64_t S;
-  if (parseSize(StripeOpt, S) && S >= 64)
+  if (parseSize(StripeOpt, S) && S >= 64 && S % 64 == 0)
     return S;
   if (Error)
-    *Error = "invalid iopoly stripe size '" + StripeOpt + "' (examples: 65536, 64K, 1M; at least 64)";
+    *Error = "invalid iopoly stripe size '" + StripeOpt + "' (examples: 65536, 64K, 1M; a multiple of 64)";
   return 64 << 10;
 }
 
@@ -72,6 +72,18 @@ std::string applyPluginArg(StringRef Arg) {
     return ("unknown iopoly plugin argument '" + Arg +
             "'; expected -fplugin-arg-iopoly-<name>=<value> with name one of mode, stripe, disks, hoist")
         .str();
+  // Check enumerated values here: cl would print its own message first.
+  if (Name == "mode") {
+    auto &P = ModeOpt.getParser();
+    std::string Expected;
+    bool Known = false;
+    for (unsigned I = 0; I < P.getNumOptions(); ++I) {
+      Known |= Value == P.getOption(I);
+      Expected += (I ? ", " : "") + P.getOption(I).str();
+    }
+    if (!Known)
+      return ("invalid value '" + Value + "' for iopoly option 'mode' (expected one of " + Expected + ")").str();
+  }
   StringMap<cl::Option *> &Opts = cl::getRegisteredOptions();
   cl::Option *O = Opts.lookup(("iopoly-" + Name).str());
   if (!O)
