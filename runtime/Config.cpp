@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <unistd.h>
 
 namespace iopoly {
 
@@ -141,12 +142,13 @@ const std::vector<VarSpec> &varTable() {
        [](Config &C, const std::string &V) { return parseDiskModel(V, C.Model); }},
       {{"IOPOLY_MODEL_WAIT", "0", "1: every real request also waits for its modeled service time"},
        [](Config &C, const std::string &V) { return parseBool(V, C.ModelWait); }},
-      {{"IOPOLY_STATS", "", "write the statistics JSON object to this file at exit ('-' = stderr)"},
+      {{"IOPOLY_STATS", "", "write the statistics JSON object to this file at exit ('-' = stderr); %p, %r, %h in the "
+                            "name become the pid, the MPI rank and the host name"},
        [](Config &C, const std::string &V) -> Status {
          C.StatsPath = V;
          return {};
        }},
-      {{"IOPOLY_TRACE", "", "write the binary stripe access trace to this file"},
+      {{"IOPOLY_TRACE", "", "write the binary stripe access trace to this file (%p, %r, %h as for IOPOLY_STATS)"},
        [](Config &C, const std::string &V) -> Status {
          C.TracePath = V;
          return {};
@@ -165,6 +167,15 @@ const std::vector<VarSpec> &varTable() {
        [](Config &C, const std::string &V) { return parseBool(V, C.Prefetch); }},
       {{"IOPOLY_VERBOSE", "0", "1: print the configuration and I/O decisions to stderr"},
        [](Config &C, const std::string &V) { return parseBool(V, C.Verbose); }},
+      {{"IOPOLY_MPIIO_HINTS", "", "extra MPI_Info hints for the mpiio backend: key=value,key=value"},
+       [](Config &C, const std::string &V) -> Status {
+         // The MPI-IO module checks the values; the shape is checked here.
+         for (const std::string &Part : split(V, ','))
+           if (!Part.empty() && (Part.find('=') == std::string::npos || Part.front() == '=' || Part.back() == '='))
+             return Status::error(format("'%s' is not key=value", Part.c_str()));
+         C.MpiioHints = V;
+         return {};
+       }},
       {{"IOPOLY_MPIIO_MODULE", "<libdir>/libiopoly_mpiio.so", "path of the MPI-IO backend module"},
        [](Config &C, const std::string &V) -> Status {
          C.MpiioModule = V;
@@ -289,6 +300,33 @@ Status parseDiskModel(const std::string &Text, DiskModelParams &Out) {
     M.SeqLatencySec = M.LatencySec;
   Out = M;
   return {};
+}
+
+std::string expandPathTemplate(const std::string &Path) {
+  std::string Out;
+  for (size_t I = 0; I < Path.size(); ++I) {
+    if (Path[I] != '%' || I + 1 == Path.size()) {
+      Out += Path[I];
+      continue;
+    }
+    char C = Path[++I];
+    if (C == 'p') {
+      Out += std::to_string(::getpid());
+    } else if (C == 'r') {
+      const char *Rank = nullptr;
+      for (const char *V : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"})
+        if (!Rank)
+          Rank = std::getenv(V);
+      Out += Rank ? Rank : "0";
+    } else if (C == 'h') {
+      char Host[256] = "host";
+      ::gethostname(Host, sizeof Host - 1);
+      Out += Host;
+    } else {
+      Out += C == '%' ? "%" : std::string("%") + C;
+    }
+  }
+  return Out;
 }
 
 EnvLookup processEnv() {

@@ -47,6 +47,7 @@ struct Config {
   bool Prefetch = true;              ///< IOPOLY_PREFETCH
   bool Verbose = false;              ///< IOPOLY_VERBOSE
   std::string MpiioModule;           ///< IOPOLY_MPIIO_MODULE
+  std::string MpiioHints;            ///< IOPOLY_MPIIO_HINTS
 
   size_t numDisks() const { return DiskDirs.size(); }
   size_t bufferFrames() const { return BufferBytes / StripeSize; }
@@ -74,6 +75,11 @@ Status parseDiskModel(const std::string &Text, DiskModelParams &Out);
 /// The process-wide configuration, parsed on first use. Fails if any
 /// IOPOLY_* variable is malformed.
 Status globalConfig(const Config *&Out);
+
+/// Replaces %p (pid), %r (MPI rank from the launcher's environment, 0
+/// outside MPI), %h (host name) and %% in a file name, so that every rank
+/// of a job writes its own statistics and trace.
+std::string expandPathTemplate(const std::string &Path);
 
 /// IOPOLY_VERBOSE, readable before (and without) the full parse.
 bool verboseEnabled();

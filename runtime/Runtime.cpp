@@ -55,6 +55,8 @@ Status Runtime::init() {
   if (Status S = globalConfig(Global))
     return S;
   C = *Global;
+  C.StatsPath = expandPathTemplate(C.StatsPath);
+  C.TracePath = expandPathTemplate(C.TracePath);
   Started = std::chrono::steady_clock::now();
   Retry.IoRetries = C.IoRetries;
   if (Status S = createBackend(C, B))

@@ -230,6 +230,8 @@ const BadValue BadValues[] = {
     {"IOPOLY_IO_RETRIES", "99999999999999999999999"},
     {"IOPOLY_PREFETCH", "sometimes"},
     {"IOPOLY_VERBOSE", "loud"},
+    {"IOPOLY_MPIIO_HINTS", "striping_unit"},
+    {"IOPOLY_MPIIO_HINTS", "a=1,=2"},
 };
 // Variables whose every value is acceptable (paths).
 const std::set<std::string> FreeForm = {"IOPOLY_STATS", "IOPOLY_TRACE", "IOPOLY_MPIIO_MODULE"};
