@@ -170,9 +170,17 @@ const std::vector<VarSpec> &varTable() {
       {{"IOPOLY_MPIIO_HINTS", "", "extra MPI_Info hints for the mpiio backend: key=value,key=value"},
        [](Config &C, const std::string &V) -> Status {
          // The MPI-IO module checks the values; the shape is checked here.
-         for (const std::string &Part : split(V, ','))
-           if (!Part.empty() && (Part.find('=') == std::string::npos || Part.front() == '=' || Part.back() == '='))
+         for (const std::string &Part : split(V, ',')) {
+           size_t Eq = Part.find('=');
+           if (Part.empty())
+             continue;
+           if (Eq == std::string::npos)
              return Status::error(format("'%s' is not key=value", Part.c_str()));
+           if (trim(Part.substr(0, Eq)).empty())
+             return Status::error(format("empty key in '%s'", Part.c_str()));
+           if (trim(Part.substr(Eq + 1)).empty())
+             return Status::error(format("'%s' has an empty value", trim(Part.substr(0, Eq)).c_str()));
+         }
          C.MpiioHints = V;
          return {};
        }},
