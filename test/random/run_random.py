@@ -1,0 +1,553 @@
+#!/usr/bin/env python3
+# ===- test/random/run_random.py - Random differential test of the plugin -===#
+#
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#
+# ===----------------------------------------------------------------------===#
+"""Random differential test: every mode must print what mode=off prints.
+
+    run_random.py [--count 200] [--seed-start 0] [--modes lower,clo,...]
+                  [--opt-levels -O0,-O2,-O3] [--jobs 2] [--keep]
+
+For each seed, gen_program.py writes a C program with disk-resident arrays.
+It is compiled with iopoly-clang -fplugin-arg-iopoly-mode=off (the reference:
+ordinary memory) and with every other mode, each build is run (the lowered
+ones on 4 disks, 4 KiB stripes and a 64 KiB buffer under a fresh IOPOLY_DIR),
+and the outputs must be byte-identical. A lowered run must also have gone
+through the stripe buffer (IOPOLY_STATS attaches > 0) and, when its
+disk-resident data exceeds twice the buffer (always at the default 64K),
+fetched stripes (stripe_fetches > 0): a build that bypassed the runtime
+cannot pass.
+
+The buffer: the lowered code keeps one stripe attached per access site and
+loop until its function returns (README, known limitations), so a program
+with more sites than the buffer has frames stops with "stripe buffer full".
+Such a run is repeated with a buffer of that many stripes (counted from the
+-Rpass=iopoly remarks) and reported in the bigger-buf column; a buffer that
+large must never be full (--no-buffer-retry turns this off).
+
+Modes: by default every mode among lower, clo, dro-l, dro-wp that the plugin
+accepts (each is tried on a trivial file; the others are skipped with a
+note). --modes names them explicitly; a mode may carry more plugin options
+after '+', e.g. lower+hoist=false.
+
+Optimization levels: by default each program is compiled at one level, -O2
+for most seeds, -O0 for seeds ending in 0 and -O3 for seeds ending in 5;
+--opt-levels -O0,-O2,-O3 compiles every program at every listed level.
+
+Per mode and level the report gives: programs compiled, identical outputs,
+programs transformed (see transformed() below), runs that needed a bigger
+buffer and failures (grouped by cause at the end). On a failure
+the program, the outputs, the remarks and a repro.sh with the exact commands
+are kept under RESULTS/failures/ and the exit status is 1.
+
+--sabotage MODE compiles MODE with -DIOPOLY_RANDOM_SABOTAGE (the programs
+then change one element before printing): the test must fail, which shows
+that a difference is noticed.
+"""
+
+import argparse
+import concurrent.futures
+import json
+import os
+import re
+import resource
+import shlex
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import gen_program  # noqa: E402
+
+CANDIDATE_MODES = ['lower', 'clo', 'dro-l', 'dro-wp']
+STRIPE, DISKS, BUFFER = '4K', '4', '64K'
+RUN_TIMEOUT = 60
+COMPILE_TIMEOUT = 300
+
+# What a mode's -Rpass=iopoly remarks say when it restructured the loops
+# (issue 4 modes: a schedule applied to a SCoP), and what mode=lower says
+# when it strip-mined a loop at stripe boundaries.
+SCHEDULE_REMARK = re.compile(r'remark: .*(schedul|restructur|reorder|tiled|split|LSG|locality set).*\[-Rpass=iopoly\]',
+                             re.IGNORECASE)
+STRIPMINE_REMARK = re.compile(r'remark: strip-mined loop at stripe boundaries')
+
+
+def transformed(mode, remarks, code, lower_code):
+    """Whether mode changed the program beyond plain lowering.
+
+    mode=lower counts as transformed when it strip-mined a loop. Another
+    mode counts when its remarks say it applied a schedule, or when its
+    machine code differs from mode=lower's (see machine_code)."""
+    base = mode.split('+')[0]
+    if base == 'lower':
+        return bool(STRIPMINE_REMARK.search(remarks))
+    if SCHEDULE_REMARK.search(remarks):
+        return True
+    return code is not None and lower_code is not None and code != lower_code
+
+
+def machine_code(path):
+    """The executable sections of an ELF64 file (name and bytes of each):
+    the program's machine code, which is what transformed() compares."""
+    with open(path, 'rb') as f:
+        elf = f.read()
+    if elf[:4] != b'\x7fELF' or elf[4] != 2:
+        return None
+    order = '<' if elf[5] == 1 else '>'
+    shoff, = struct.unpack_from(order + 'Q', elf, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from(order + 'HHH', elf, 0x3A)
+
+    def section(k):
+        name, _, flags, _, off, size = struct.unpack_from(order + 'IIQQQQ', elf, shoff + k * shentsize)
+        return name, flags, off, size
+
+    _, _, stroff, _ = section(shstrndx)
+    code = []
+    for k in range(shnum):
+        name, flags, off, size = section(k)
+        if flags & 0x4:  # SHF_EXECINSTR
+            end = elf.index(b'\0', stroff + name)
+            code.append(elf[stroff + name:end] + b':' + elf[off:off + size])
+    return b'\n'.join(code)
+
+
+# The summary remark of each lowered function (LowerDiskAccesses.cpp).
+LOWERED_REMARK = re.compile(r'lowered (\d+) loads, (\d+) stores and (\d+) memset/memcpy .*?'
+                            r'strip-mined (\d+) loops \((\d+) accesses')
+
+
+def frames_needed(remarks):
+    """How many stripes the lowered code may keep attached at once, by the
+    documented rule (README, known limitations: one per access site and
+    loop), summed over all functions (callers keep theirs while a callee
+    runs), plus 2 for the runtime's own transient attaches; None when the
+    remarks do not say."""
+    found = LOWERED_REMARK.findall(remarks)
+    if not found:
+        return None
+    return sum(int(x) for groups in found for x in groups) + 2
+
+
+def mode_flags(mode):
+    """Plugin flags for 'name+opt=val+...'."""
+    parts = mode.split('+')
+    flags = ['-fplugin-arg-iopoly-mode=' + parts[0]]
+    flags += ['-fplugin-arg-iopoly-' + p for p in parts[1:]]
+    return flags
+
+
+def run_env(data_dir, stats, buffer, extra=()):
+    env = dict(os.environ)
+    env.update(IOPOLY_DIR=data_dir, IOPOLY_DISKS=DISKS, IOPOLY_STRIPE=STRIPE, IOPOLY_BUFFER=buffer,
+               IOPOLY_DISK_MODEL='none', IOPOLY_DIRECT='off', IOPOLY_STATS=stats)
+    env.update(kv.split('=', 1) for kv in extra)
+    return env
+
+
+def first_error(text):
+    """The line of a compiler's or program's stderr that says what failed."""
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    for key in ('fatal', 'error', 'Assertion', 'Sanitizer', 'Stack dump'):
+        for ln in lines:
+            if key in ln:
+                return ln[:200]
+    return (lines[-1] if lines else '(no message)')[:200]
+
+
+def parse_size(text):
+    """Bytes in '64K', '1M', '4096'."""
+    mult = {'K': 1 << 10, 'M': 1 << 20, 'G': 1 << 30}.get(text[-1:].upper(), 1)
+    return int(text[:-1] if mult > 1 else text) * mult
+
+
+def first_difference(ref, out):
+    """Where two outputs first differ, named by array (or scalar) and offset."""
+    n = min(len(ref), len(out))
+    pos = next((i for i in range(n) if ref[i] != out[i]), n)
+    if pos == n and len(ref) == len(out):
+        return 'identical'
+    # Walk the reference: "NAME SIZE\n" + SIZE bytes + "\n", then scalar lines.
+    at = 0
+    while at < len(ref):
+        nl = ref.find(b'\n', at)
+        if nl < 0:
+            break
+        head = ref[at:nl].split()
+        if len(head) == 2 and head[1].isdigit() and not head[0].startswith(b's'):
+            size = int(head[1])
+            start = nl + 1
+            if start <= pos < start + size:
+                return 'array %s (%d bytes): first difference at byte %d' % (head[0].decode(), size, pos - start)
+            at = start + size + 1
+        else:
+            if at <= pos <= nl:
+                return 'line %r (mode: %r)' % (ref[at:nl].decode(errors='replace'),
+                                               out[at:out.find(b'\n', at)].decode(errors='replace'))
+            at = nl + 1
+    return 'outputs of %d and %d bytes differ at byte %d' % (len(ref), len(out), pos)
+
+
+class Tester:
+    def __init__(self, args, modes):
+        self.args, self.modes = args, modes
+        self.clang = os.path.join(args.bin, 'iopoly-clang')
+        self.lock = threading.Lock()
+        self.done = 0
+        self.total = 0
+        self.stats = {}      # (mode, opt) -> counters
+        self.failures = []   # (seed, opt, mode, what)
+        self.slowest = []
+
+    def counter(self, mode, opt):
+        return self.stats.setdefault((mode, opt), dict(compiled=0, identical=0, transformed=0, code_differs=0,
+                                                       bigger_buffer=0, failures=0, fetches=0))
+
+    def compile_cmd(self, src, opt, mode, out, remarks=False):
+        cmd = [self.clang, opt] + mode_flags(mode) + ['-fplugin-arg-iopoly-stripe=' + STRIPE,
+                                                      '-fplugin-arg-iopoly-disks=' + DISKS]
+        if self.args.sabotage and mode == self.args.sabotage:
+            cmd.append('-DIOPOLY_RANDOM_SABOTAGE')
+        cmd += self.args.cflags
+        if remarks:
+            cmd += ['-Rpass=iopoly']
+        return cmd + [src, '-o', out]
+
+    def job(self, seed, opt):
+        t0 = time.monotonic()
+        work = os.path.join(self.args.results, 'work', 'seed%d%s' % (seed, opt))
+        shutil.rmtree(work, ignore_errors=True)
+        os.makedirs(work)
+        src = os.path.join(work, 'prog.c')
+        text, info = gen_program.generate_with_info(seed)
+        with open(src, 'w') as f:
+            f.write(text)
+        res = {'seed': seed, 'opt': opt, 'modes': {}, 'failures': []}
+
+        def fail(mode, what, extra=None):
+            res['failures'].append((mode, what))
+            self.keep_failure(work, seed, opt, mode, what, extra or {})
+
+        # The reference.
+        ref_exe = os.path.join(work, 'ref')
+        p = subprocess.run(self.compile_cmd(src, opt, 'off', ref_exe), capture_output=True, text=True,
+                           timeout=COMPILE_TIMEOUT)
+        if p.returncode:
+            fail('off', 'the mode=off build does not compile (a generator bug?)', {'compile.stderr': p.stderr})
+            return res
+        try:
+            p = subprocess.run([ref_exe], capture_output=True, timeout=RUN_TIMEOUT)
+            ref_out, ref_rc = p.stdout, p.returncode
+        except subprocess.TimeoutExpired:
+            ref_out, ref_rc = b'', 'timeout'
+        if ref_rc != 0:
+            fail('off', 'the mode=off build exits with %s (a generator bug?)' % ref_rc)
+            return res
+        bad = gen_program.check_output(ref_out, info['arrays'])
+        if bad:
+            fail('off', 'the mode=off output breaks the generator\'s promises (a generator bug): ' + bad,
+                 {'ref.out': ref_out})
+            return res
+        # Every mode; mode=lower first (its machine code is the baseline of transformed()).
+        lower_code = None
+        order = sorted(self.modes, key=lambda m: m != 'lower')
+        if 'lower' not in self.modes and any(m.split('+')[0] != 'lower' for m in self.modes):
+            order = ['lower?'] + order   # compiled for the criterion only
+        for mode in order:
+            only_code = mode == 'lower?'
+            mode = mode.rstrip('?')
+            tag = mode.replace('+', '_').replace('=', '-')
+            exe = os.path.join(work, tag)
+            m = {}
+            p = subprocess.run(self.compile_cmd(src, opt, mode, exe, remarks=True), capture_output=True, text=True,
+                               timeout=COMPILE_TIMEOUT)
+            remarks = p.stderr
+            with open(os.path.join(work, tag + '.remarks'), 'w') as f:
+                f.write(remarks)
+            if p.returncode:
+                if not only_code:
+                    fail(mode, 'mode=%s does not compile (exit %d): %s' % (mode, p.returncode, first_error(remarks)),
+                         {'compile.stderr': remarks})
+                continue
+            code = machine_code(exe)
+            if mode == 'lower':
+                lower_code = code
+            if only_code:
+                continue
+            m['compiled'] = True
+            m['transformed'] = transformed(mode, remarks, code, lower_code)
+            m['code_differs'] = lower_code is not None and code != lower_code
+            data = os.path.join(work, tag + '.data')
+            stats = os.path.join(work, tag + '.stats.json')
+            buffer = self.args.buffer
+            out, rc, err = self.run_lowered(exe, data, stats, buffer)
+            if rc != 0 and b'stripe buffer full' in err and self.args.buffer_retry:
+                # A documented limitation, not a failure, when the buffer is
+                # smaller than one stripe per access site and loop: run again
+                # with that much. A buffer that large must never be full.
+                need = frames_needed(remarks)
+                stripe = parse_size(STRIPE)
+                if need is not None and need * stripe > parse_size(buffer):
+                    buffer = '%dK' % (need * stripe // 1024)
+                    m['bigger_buffer'] = buffer
+                    out, rc, err = self.run_lowered(exe, data, stats, buffer)
+            m['buffer'] = buffer
+            with open(os.path.join(work, tag + '.out'), 'wb') as f:
+                f.write(out)
+            if rc != 0:
+                err = err.decode(errors='replace')
+                fail(mode, 'mode=%s run exits with %s: %s' % (mode, rc, first_error(err)),
+                     {'run.stderr': err, 'buffer': buffer})
+                res['modes'][mode] = m
+                continue
+            if out != ref_out:
+                fail(mode, 'mode=%s output differs from mode=off: %s' % (mode, first_difference(ref_out, out)),
+                     {'ref.out': ref_out, 'buffer': buffer})
+                res['modes'][mode] = m
+                continue
+            m['identical'] = True
+            try:
+                with open(stats) as f:
+                    st = json.load(f)
+                m['fetches'], attaches = int(st.get('stripe_fetches', 0)), int(st.get('attaches', 0))
+            except (OSError, ValueError, TypeError):
+                m['fetches'] = attaches = 0
+            # Every lowered run must have gone through the stripe buffer, and
+            # must have fetched stripes when its disk-resident data exceeds
+            # twice the buffer (the generator writes the largest array in
+            # full, so it is evicted and read back when printed).
+            if attaches <= 0:
+                fail(mode, 'mode=%s attached no stripes (IOPOLY_STATS): nothing went through the runtime' % mode,
+                     {'buffer': buffer})
+            elif m['fetches'] <= 0 and info['disk_bytes'] > 2 * parse_size(buffer):
+                fail(mode, 'mode=%s fetched no stripes (IOPOLY_STATS) although its %d bytes of disk-resident data '
+                     'exceed twice the buffer' % (mode, info['disk_bytes']), {'buffer': buffer})
+            res['modes'][mode] = m
+        res['seconds'] = time.monotonic() - t0
+        if not res['failures'] and not self.args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+        return res
+
+    def run_lowered(self, exe, data, stats, buffer):
+        """Runs a lowered build on a fresh IOPOLY_DIR: (stdout, exit status, stderr)."""
+        shutil.rmtree(data, ignore_errors=True)
+        os.makedirs(data)
+        try:
+            p = subprocess.run([exe], capture_output=True, env=run_env(data, stats, buffer, self.args.run_env),
+                               timeout=RUN_TIMEOUT)
+            out, rc, err = p.stdout, p.returncode, p.stderr
+        except subprocess.TimeoutExpired as e:
+            out, rc, err = e.stdout or b'', 'timeout after %ds' % RUN_TIMEOUT, e.stderr or b''
+        shutil.rmtree(data, ignore_errors=True)
+        return out, rc, err
+
+    def keep_failure(self, work, seed, opt, mode, what, extra):
+        dest = os.path.join(self.args.results, 'failures', 'seed%d%s-%s' % (seed, opt, mode.replace('+', '_')))
+        shutil.rmtree(dest, ignore_errors=True)
+        os.makedirs(dest)
+        for name in os.listdir(work):
+            p = os.path.join(work, name)
+            if os.path.isfile(p) and (name.endswith(('.c', '.out', '.remarks', '.json'))):
+                shutil.copy(p, dest)
+        buffer = extra.pop('buffer', self.args.buffer)
+        for name, content in extra.items():
+            with open(os.path.join(dest, name), 'wb' if isinstance(content, bytes) else 'w') as f:
+                f.write(content)
+        q = shlex.quote
+        common = [opt, '-fplugin-arg-iopoly-stripe=' + STRIPE, '-fplugin-arg-iopoly-disks=' + DISKS] + self.args.cflags
+        if self.args.sabotage == mode:
+            common.append('-DIOPOLY_RANDOM_SABOTAGE')
+        lines = ['#!/bin/sh',
+                 '# seed %d %s, mode %s: %s' % (seed, opt, mode, what),
+                 '# Regenerate the program: %s %s -o prog.c' % (q(os.path.join(HERE, 'gen_program.py')), seed),
+                 'set -e', 'cd "$(dirname "$0")"',
+                 '%s %s -fplugin-arg-iopoly-mode=off prog.c -o ref' % (q(self.clang), ' '.join(map(q, common))),
+                 './ref > ref.out']
+        if mode != 'off':
+            lines += ['%s %s %s prog.c -o prog.%s' % (q(self.clang), ' '.join(map(q, common)),
+                                                      ' '.join(mode_flags(mode)), mode.replace('+', '_')),
+                      'rm -rf data && mkdir data',
+                      'env IOPOLY_DIR=$PWD/data IOPOLY_DISKS=%s IOPOLY_STRIPE=%s IOPOLY_BUFFER=%s '
+                      'IOPOLY_DISK_MODEL=none IOPOLY_DIRECT=off IOPOLY_STATS=$PWD/stats.json %s./prog.%s > mode.out'
+                      % (DISKS, STRIPE, buffer,
+                         ''.join(q(kv) + ' ' for kv in self.args.run_env),
+                         mode.replace('+', '_')),
+                      'cmp ref.out mode.out && echo identical']
+        with open(os.path.join(dest, 'repro.sh'), 'w') as f:
+            f.write('\n'.join(lines) + '\n')
+        os.chmod(os.path.join(dest, 'repro.sh'), 0o755)
+
+    def record(self, res):
+        with self.lock:
+            self.done += 1
+            for mode, m in res['modes'].items():
+                c = self.counter(mode, res['opt'])
+                c['compiled'] += bool(m.get('compiled'))
+                c['identical'] += bool(m.get('identical'))
+                c['transformed'] += bool(m.get('transformed'))
+                c['code_differs'] += bool(m.get('code_differs'))
+                c['bigger_buffer'] += bool(m.get('bigger_buffer'))
+                c['fetches'] += m.get('fetches', 0)
+            for mode, what in res['failures']:
+                self.counter(mode, res['opt'])['failures'] += 1
+                self.failures.append((res['seed'], res['opt'], mode, what))
+            self.slowest.append((res.get('seconds', 0), res['seed'], res['opt']))
+            status = 'FAIL' if res['failures'] else 'ok'
+            tags = ' '.join('%s%s' % (mode, '*' if m.get('transformed') else '')
+                            for mode, m in sorted(res['modes'].items()))
+            if res['failures'] or not self.args.quiet or self.done % 25 == 0 or self.done == self.total:
+                print('[%*d/%d] seed %d %s: %s %s (%.1fs)' % (len(str(self.total)), self.done, self.total, res['seed'],
+                                                            res['opt'], status, tags, res.get('seconds', 0)),
+                      flush=True)
+                for mode, what in res['failures']:
+                    print('    %s' % what, flush=True)
+
+    def report(self, elapsed):
+        ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+        print()
+        print('random differential test: %d programs in %.0f s wall, %.0f s CPU in compilers and programs '
+              '(%d workers)' % (self.done, elapsed, ru.ru_utime + ru.ru_stime, self.args.jobs))
+        print('%-22s %-5s %9s %10s %13s %12s %11s %9s' % ('mode', 'opt', 'compiled', 'identical', 'transformed',
+                                                        'code!=lower', 'bigger-buf', 'failures'))
+        rows = sorted(self.stats.items())
+        for mode in sorted({m for m, _ in self.stats}):
+            per = [c for (m, _), c in rows if m == mode]
+            if len(per) > 1:
+                rows.append(((mode, 'all'), {k: sum(c[k] for c in per) for k in per[0]}))
+        rows.sort(key=lambda r: (r[0][0], r[0][1] == 'all', r[0][1]))
+        for (mode, opt), c in rows:
+            share = 100.0 * c['transformed'] / c['compiled'] if c['compiled'] else 0.0
+            print('%-22s %-5s %9d %10d %6d (%3.0f%%) %12s %11d %9d' % (
+                mode, opt, c['compiled'], c['identical'], c['transformed'], share,
+                c['code_differs'] if mode.split('+')[0] != 'lower' else '-', c['bigger_buffer'], c['failures']))
+        print('transformed: mode=lower strip-mined a loop; other modes: a schedule remark or machine code '
+              'different from mode=lower\'s')
+        print('bigger-buf: stopped with "stripe buffer full" at %s and passed again with one stripe per access '
+              'site and loop (a documented limitation)' % self.args.buffer)
+        self.slowest.sort(reverse=True)
+        print('slowest programs: ' + ', '.join('seed %d %s %.1fs' % (s, o, t) for t, s, o in self.slowest[:3]))
+        summary = {'programs': self.done, 'seconds': elapsed,
+                   'per_mode': [dict(mode=m, opt=o, **c) for (m, o), c in sorted(self.stats.items())],
+                   'failures': [dict(seed=s, opt=o, mode=m, what=w) for s, o, m, w in self.failures]}
+        with open(os.path.join(self.args.results, 'summary.json'), 'w') as f:
+            json.dump(summary, f, indent=1)
+        if self.failures:
+            print('%d FAILURES (kept under %s):' % (len(self.failures), os.path.join(self.args.results, 'failures')))
+            for s, o, m, w in self.failures:
+                print('  seed %d %s mode=%s: %s' % (s, o, m, w))
+            # The same failure in many programs: counted once per cause.
+            causes = {}
+            for s, o, m, w in self.failures:
+                key = re.sub(r"'[^']*'|\(.*|\d+", '#', w)[:150]
+                causes.setdefault(key, []).append('%d%s' % (s, o))
+            print('failures by cause:')
+            for key, which in sorted(causes.items(), key=lambda kv: -len(kv[1])):
+                print('  %4d x %s (seeds %s%s)' % (len(which), key, ' '.join(which[:8]),
+                                                   ' ...' if len(which) > 8 else ''))
+            return 1
+        print('all outputs identical to mode=off')
+        return 0
+
+
+def accepted_modes(clang, tmp):
+    src = os.path.join(tmp, 'probe.c')
+    with open(src, 'w') as f:
+        f.write('double A[1024];\n#pragma iopoly disk_resident(A)\nint main(void) { return (int)A[3]; }\n')
+    modes = []
+    for m in CANDIDATE_MODES:
+        p = subprocess.run([clang, '-O2', '-S', '-fplugin-arg-iopoly-mode=' + m, src, '-o', os.devnull],
+                           capture_output=True, text=True)
+        if p.returncode == 0:
+            modes.append(m)
+        else:
+            why = [ln for ln in p.stderr.splitlines() if 'error:' in ln] or p.stderr.strip().splitlines() or ['?']
+            print('note: mode=%s is not accepted by the plugin; skipped (%s)' % (m, why[0].strip()))
+    return modes
+
+
+def opt_levels_for(args, seed):
+    if args.opt_levels:
+        return args.opt_levels
+    return ['-O0' if seed % 10 == 0 else '-O3' if seed % 10 == 5 else '-O2']
+
+
+def main():
+    root = os.path.dirname(os.path.dirname(HERE))
+    ap = argparse.ArgumentParser(description='Random differential test of the iopoly plugin modes against mode=off.')
+    ap.add_argument('--count', type=int, default=200, help='programs (default 200)')
+    ap.add_argument('--seed-start', type=int, default=0, help='first seed (default 0)')
+    ap.add_argument('--seeds', help='explicit comma-separated seeds (instead of --count/--seed-start)')
+    ap.add_argument('--modes', help='comma-separated modes (default: those of %s the plugin accepts)'
+                    % ','.join(CANDIDATE_MODES))
+    ap.add_argument('--opt-levels', help='comma-separated levels for every program (default: -O2, and -O0/-O3 '
+                    'for one seed in ten each)')
+    ap.add_argument('--jobs', type=int, default=2, help='programs in parallel (default 2)')
+    ap.add_argument('--bin', default=os.environ.get('IOPOLY_BIN', os.path.join(root, 'build', 'bin')),
+                    help='directory of iopoly-clang (default $IOPOLY_BIN or build/bin)')
+    ap.add_argument('--results', help='results directory (default: a new temporary directory)')
+    ap.add_argument('--keep', action='store_true', help='keep every work directory')
+    ap.add_argument('--quiet', action='store_true', help='a progress line every 25 programs and on failures')
+    ap.add_argument('--buffer', default=BUFFER, help='IOPOLY_BUFFER of the lowered runs (default %s)' % BUFFER)
+    ap.add_argument('--no-buffer-retry', dest='buffer_retry', action='store_false',
+                    help='do not run again with a buffer of one stripe per access site when the buffer is full')
+    ap.add_argument('--run-env', action='append', default=[], metavar='VAR=VALUE',
+                    help='more environment for the lowered runs (repeatable), e.g. IOPOLY_STRIPE=8K')
+    ap.add_argument('--cflags', default='', help='more compiler flags for every build (one string)')
+    ap.add_argument('--sabotage', metavar='MODE', help='compile MODE with -DIOPOLY_RANDOM_SABOTAGE (must fail)')
+    args = ap.parse_args()
+    args.cflags = shlex.split(args.cflags)
+    if args.opt_levels:
+        args.opt_levels = [o.strip() for o in args.opt_levels.split(',') if o.strip()]
+    clang = os.path.join(args.bin, 'iopoly-clang')
+    if not os.access(clang, os.X_OK):
+        print('run_random.py: %s not found (build first, or pass --bin)' % clang, file=sys.stderr)
+        return 2
+    if not args.results:
+        args.results = tempfile.mkdtemp(prefix='iopoly-random-')
+    os.makedirs(args.results, exist_ok=True)
+    shutil.rmtree(os.path.join(args.results, 'failures'), ignore_errors=True)
+    shutil.rmtree(os.path.join(args.results, 'work'), ignore_errors=True)
+    if args.modes:
+        modes = [m.strip() for m in args.modes.split(',') if m.strip()]
+        with tempfile.TemporaryDirectory() as tmp:
+            ok = accepted_modes(clang, tmp) if any(m.split('+')[0] in CANDIDATE_MODES for m in modes) else []
+        bad = [m for m in modes if m.split('+')[0] not in ok and m.split('+')[0] != 'off']
+        if bad:
+            print('run_random.py: the plugin does not accept mode(s) %s' % ', '.join(bad), file=sys.stderr)
+            return 2
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            modes = accepted_modes(clang, tmp)
+    if not modes:
+        print('run_random.py: no mode to test', file=sys.stderr)
+        return 2
+    seeds = ([int(s) for s in args.seeds.split(',')] if args.seeds
+             else list(range(args.seed_start, args.seed_start + args.count)))
+    jobs = [(s, o) for s in seeds for o in opt_levels_for(args, s)]
+    t = Tester(args, modes)
+    t.total = len(jobs)
+    print('random differential test: %d programs (seeds %d..%d), modes %s vs off, %d workers, results in %s' % (
+        len(jobs), min(seeds), max(seeds), ','.join(modes), args.jobs, args.results), flush=True)
+    t0 = time.monotonic()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
+        futures = {ex.submit(t.job, s, o): (s, o) for s, o in jobs}
+        for fut in concurrent.futures.as_completed(futures):
+            try:
+                res = fut.result()
+            except Exception as e:  # a harness error (e.g. a compile timeout) must not pass silently
+                s, o = futures[fut]
+                res = {'seed': s, 'opt': o, 'modes': {}, 'failures': [('harness', 'error: %r' % e)]}
+            t.record(res)
+    rc = t.report(time.monotonic() - t0)
+    if not args.keep and not t.failures:
+        shutil.rmtree(os.path.join(args.results, 'work'), ignore_errors=True)
+    return rc
+
+
+if __name__ == '__main__':
+    sys.exit(main())
