@@ -12,6 +12,7 @@
 #include <cstring>
 #include <mutex>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <vector>
 
@@ -29,8 +30,9 @@ std::mutex ArenaMu;
 std::vector<bool> Used; ///< per granule
 struct sigaction PreviousSegv;
 
-// Async-signal-safe output helpers.
-void put(const char *S) { (void)!::write(2, S, std::strlen(S)); }
+// Async-signal-safe output helpers: the raw system call, not write(),
+// which libiopoly wraps (Interpose.cpp).
+void put(const char *S) { (void)!::syscall(SYS_write, 2, S, std::strlen(S)); }
 void putNum(unsigned long long V) {
   char Buf[24];
   int I = 23;

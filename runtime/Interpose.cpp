@@ -38,6 +38,30 @@ template <typename Fn> Fn real(const char *Name) {
   return reinterpret_cast<Fn>(P);
 }
 
+// Resolved once, when the library is loaded, so that no wrapper ever calls
+// dlsym later (from a signal handler, say).
+using WriteFn = ssize_t (*)(int, const void *, size_t);
+using ReadFn = ssize_t (*)(int, void *, size_t);
+using PwriteFn = ssize_t (*)(int, const void *, size_t, off_t);
+using PreadFn = ssize_t (*)(int, void *, size_t, off_t);
+using FwriteFn = size_t (*)(const void *, size_t, size_t, FILE *);
+using FreadFn = size_t (*)(void *, size_t, size_t, FILE *);
+WriteFn RealWrite;
+ReadFn RealRead;
+PwriteFn RealPwrite;
+PreadFn RealPread;
+FwriteFn RealFwrite;
+FreadFn RealFread;
+
+__attribute__((constructor)) void resolveLibc() {
+  RealWrite = real<WriteFn>("write");
+  RealRead = real<ReadFn>("read");
+  RealPwrite = real<PwriteFn>("pwrite");
+  RealPread = real<PreadFn>("pread");
+  RealFwrite = real<FwriteFn>("fwrite");
+  RealFread = real<FreadFn>("fread");
+}
+
 /// Runs Out(bounce, m) for successive chunks after copying them out of
 /// \p Src; returns bytes done or the first error.
 template <typename Op> ssize_t copyOut(const void *Src, size_t N, Op Out) {
@@ -78,21 +102,21 @@ template <typename Op> ssize_t copyIn(void *Dst, size_t N, Op In) {
 extern "C" {
 
 IOPOLY_API ssize_t write(int Fd, const void *Buf, size_t N) {
-  static auto Real = real<ssize_t (*)(int, const void *, size_t)>("write");
+  WriteFn Real = RealWrite ? RealWrite : real<WriteFn>("write");
   if (!touchesArena(Buf, N))
     return Real(Fd, Buf, N);
   return copyOut(Buf, N, [&](const char *B, size_t M, size_t) { return Real(Fd, B, M); });
 }
 
 IOPOLY_API ssize_t read(int Fd, void *Buf, size_t N) {
-  static auto Real = real<ssize_t (*)(int, void *, size_t)>("read");
+  ReadFn Real = RealRead ? RealRead : real<ReadFn>("read");
   if (!touchesArena(Buf, N))
     return Real(Fd, Buf, N);
   return copyIn(Buf, N, [&](char *B, size_t M, size_t) { return Real(Fd, B, M); });
 }
 
 IOPOLY_API ssize_t pwrite(int Fd, const void *Buf, size_t N, off_t Off) {
-  static auto Real = real<ssize_t (*)(int, const void *, size_t, off_t)>("pwrite");
+  PwriteFn Real = RealPwrite ? RealPwrite : real<PwriteFn>("pwrite");
   if (!touchesArena(Buf, N))
     return Real(Fd, Buf, N, Off);
   return copyOut(Buf, N, [&](const char *B, size_t M, size_t Done) {
@@ -101,14 +125,14 @@ IOPOLY_API ssize_t pwrite(int Fd, const void *Buf, size_t N, off_t Off) {
 }
 
 IOPOLY_API ssize_t pread(int Fd, void *Buf, size_t N, off_t Off) {
-  static auto Real = real<ssize_t (*)(int, void *, size_t, off_t)>("pread");
+  PreadFn Real = RealPread ? RealPread : real<PreadFn>("pread");
   if (!touchesArena(Buf, N))
     return Real(Fd, Buf, N, Off);
   return copyIn(Buf, N, [&](char *B, size_t M, size_t Done) { return Real(Fd, B, M, Off + static_cast<off_t>(Done)); });
 }
 
 IOPOLY_API size_t fwrite(const void *Ptr, size_t Size, size_t Count, FILE *F) {
-  static auto Real = real<size_t (*)(const void *, size_t, size_t, FILE *)>("fwrite");
+  FwriteFn Real = RealFwrite ? RealFwrite : real<FwriteFn>("fwrite");
   if (!Size || !touchesArena(Ptr, Size * Count))
     return Real(Ptr, Size, Count, F);
   ssize_t Bytes = copyOut(Ptr, Size * Count, [&](const char *B, size_t M, size_t) {
@@ -118,7 +142,7 @@ IOPOLY_API size_t fwrite(const void *Ptr, size_t Size, size_t Count, FILE *F) {
 }
 
 IOPOLY_API size_t fread(void *Ptr, size_t Size, size_t Count, FILE *F) {
-  static auto Real = real<size_t (*)(void *, size_t, size_t, FILE *)>("fread");
+  FreadFn Real = RealFread ? RealFread : real<FreadFn>("fread");
   if (!Size || !touchesArena(Ptr, Size * Count))
     return Real(Ptr, Size, Count, F);
   ssize_t Bytes = copyIn(Ptr, Size * Count, [&](char *B, size_t M, size_t) {
