@@ -7,7 +7,7 @@
 """Random differential test: every mode must print what mode=off prints.
 
     run_random.py [--count 200] [--seed-start 0] [--modes lower,clo,...]
-                  [--opt-levels -O0,-O2,-O3] [--jobs 2] [--keep]
+                  [--opt-levels O0,O2,O3] [--jobs 2] [--keep] [--bin build/bin]
 
 For each seed, gen_program.py writes a C program with disk-resident arrays.
 It is compiled with iopoly-clang -fplugin-arg-iopoly-mode=off (the reference:
@@ -33,7 +33,7 @@ after '+', e.g. lower+hoist=false.
 
 Optimization levels: by default each program is compiled at one level, -O2
 for most seeds, -O0 for seeds ending in 0 and -O3 for seeds ending in 5;
---opt-levels -O0,-O2,-O3 compiles every program at every listed level.
+--opt-levels O0,O2,O3 compiles every program at every listed level.
 
 Per mode and level the report gives: programs compiled, identical outputs,
 programs transformed (see transformed() below), runs that needed a bigger
@@ -70,11 +70,14 @@ STRIPE, DISKS, BUFFER = '4K', '4', '64K'
 RUN_TIMEOUT = 60
 COMPILE_TIMEOUT = 300
 
-# What a mode's -Rpass=iopoly remarks say when it restructured the loops
-# (issue 4 modes: a schedule applied to a SCoP), and what mode=lower says
-# when it strip-mined a loop at stripe boundaries.
-SCHEDULE_REMARK = re.compile(r'remark: .*(schedul|restructur|reorder|tiled|split|LSG|locality set).*\[-Rpass=iopoly\]',
-                             re.IGNORECASE)
+# What a mode's remarks say when it restructured the loops (issue 4 modes,
+# e.g. "dro-wp: reordered the loops here by locality sets: ..." under
+# -Rpass=iopoly) or when it decided not to ("disk-reuse schedule not applied
+# to the loops here: ..." under -Rpass-missed=iopoly), and what mode=lower
+# says when it strip-mined a loop at stripe boundaries.
+SCHEDULE_APPLIED = re.compile(r'remark: .*(reordered|restructured|schedule applied|tiled).*\[-Rpass=iopoly\]',
+                              re.IGNORECASE)
+SCHEDULE_NOT_APPLIED = re.compile(r'remark: .*(schedul|reorder).*\[-Rpass-missed=iopoly\]', re.IGNORECASE)
 STRIPMINE_REMARK = re.compile(r'remark: strip-mined loop at stripe boundaries')
 
 
@@ -82,13 +85,16 @@ def transformed(mode, remarks, code, lower_code):
     """Whether mode changed the program beyond plain lowering.
 
     mode=lower counts as transformed when it strip-mined a loop. Another
-    mode counts when its remarks say it applied a schedule, or when its
-    machine code differs from mode=lower's (see machine_code)."""
+    mode counts when a remark says it applied a schedule; when its remarks
+    only say it did not, it does not count; when they say neither, it counts
+    when its machine code differs from mode=lower's (see machine_code)."""
     base = mode.split('+')[0]
     if base == 'lower':
         return bool(STRIPMINE_REMARK.search(remarks))
-    if SCHEDULE_REMARK.search(remarks):
+    if SCHEDULE_APPLIED.search(remarks):
         return True
+    if SCHEDULE_NOT_APPLIED.search(remarks):
+        return False
     return code is not None and lower_code is not None and code != lower_code
 
 
@@ -215,7 +221,7 @@ class Tester:
             cmd.append('-DIOPOLY_RANDOM_SABOTAGE')
         cmd += self.args.cflags
         if remarks:
-            cmd += ['-Rpass=iopoly']
+            cmd += ['-Rpass=iopoly', '-Rpass-missed=iopoly']
         return cmd + [src, '-o', out]
 
     def job(self, seed, opt):
@@ -454,7 +460,7 @@ class Tester:
         return 0
 
 
-def accepted_modes(clang, tmp):
+def accepted_modes(clang, tmp, notes=True):
     src = os.path.join(tmp, 'probe.c')
     with open(src, 'w') as f:
         f.write('double A[1024];\n#pragma iopoly disk_resident(A)\nint main(void) { return (int)A[3]; }\n')
@@ -464,7 +470,7 @@ def accepted_modes(clang, tmp):
                            capture_output=True, text=True)
         if p.returncode == 0:
             modes.append(m)
-        else:
+        elif notes:
             why = [ln for ln in p.stderr.splitlines() if 'error:' in ln] or p.stderr.strip().splitlines() or ['?']
             print('note: mode=%s is not accepted by the plugin; skipped (%s)' % (m, why[0].strip()))
     return modes
@@ -484,8 +490,8 @@ def main():
     ap.add_argument('--seeds', help='explicit comma-separated seeds (instead of --count/--seed-start)')
     ap.add_argument('--modes', help='comma-separated modes (default: those of %s the plugin accepts)'
                     % ','.join(CANDIDATE_MODES))
-    ap.add_argument('--opt-levels', help='comma-separated levels for every program (default: -O2, and -O0/-O3 '
-                    'for one seed in ten each)')
+    ap.add_argument('--opt-levels', help='comma-separated levels for every program, e.g. O0,O2,O3 (default: -O2, '
+                    'and -O0/-O3 for one seed in ten each)')
     ap.add_argument('--jobs', type=int, default=2, help='programs in parallel (default 2)')
     ap.add_argument('--bin', default=os.environ.get('IOPOLY_BIN', os.path.join(root, 'build', 'bin')),
                     help='directory of iopoly-clang (default $IOPOLY_BIN or build/bin)')
@@ -502,7 +508,8 @@ def main():
     args = ap.parse_args()
     args.cflags = shlex.split(args.cflags)
     if args.opt_levels:
-        args.opt_levels = [o.strip() for o in args.opt_levels.split(',') if o.strip()]
+        # O2, 2 and -O2 all mean -O2 (argparse takes "-O2,..." for an option unless written with '=').
+        args.opt_levels = ['-O' + o.strip().lstrip('-').lstrip('O') for o in args.opt_levels.split(',') if o.strip()]
     clang = os.path.join(args.bin, 'iopoly-clang')
     if not os.access(clang, os.X_OK):
         print('run_random.py: %s not found (build first, or pass --bin)' % clang, file=sys.stderr)
@@ -515,7 +522,7 @@ def main():
     if args.modes:
         modes = [m.strip() for m in args.modes.split(',') if m.strip()]
         with tempfile.TemporaryDirectory() as tmp:
-            ok = accepted_modes(clang, tmp) if any(m.split('+')[0] in CANDIDATE_MODES for m in modes) else []
+            ok = accepted_modes(clang, tmp, notes=False) if any(m.split('+')[0] in CANDIDATE_MODES for m in modes) else []
         bad = [m for m in modes if m.split('+')[0] not in ok and m.split('+')[0] != 'off']
         if bad:
             print('run_random.py: the plugin does not accept mode(s) %s' % ', '.join(bad), file=sys.stderr)
