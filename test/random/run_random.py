@@ -39,7 +39,8 @@ Per mode and level the report gives: programs compiled, identical outputs,
 programs transformed (see transformed() below), runs that needed a bigger
 buffer and failures (grouped by cause at the end). On a failure
 the program, the outputs, the remarks and a repro.sh with the exact commands
-are kept under RESULTS/failures/ and the exit status is 1.
+are kept under RESULTS/failures/ and the exit status is 1; reduce.py shrinks
+such a program (the command is in repro.sh).
 
 --sabotage MODE compiles MODE with -DIOPOLY_RANDOM_SABOTAGE (the programs
 then change one element before printing): the test must fail, which shows
@@ -297,7 +298,7 @@ class Tester:
                 # smaller than one stripe per access site and loop: run again
                 # with that much. A buffer that large must never be full.
                 need = frames_needed(remarks)
-                stripe = parse_size(STRIPE)
+                stripe = parse_size(dict(kv.split('=', 1) for kv in self.args.run_env).get('IOPOLY_STRIPE', STRIPE))
                 if need is not None and need * stripe > parse_size(buffer):
                     buffer = '%dK' % (need * stripe // 1024)
                     m['bigger_buffer'] = buffer
@@ -371,6 +372,10 @@ class Tester:
         lines = ['#!/bin/sh',
                  '# seed %d %s, mode %s: %s' % (seed, opt, mode, what),
                  '# Regenerate the program: %s %s -o prog.c' % (q(os.path.join(HERE, 'gen_program.py')), seed),
+                 '# Shrink it: %s prog.c --bin %s --mode %s --opt=%s --buffer %s%s%s' % (
+                     q(os.path.join(HERE, 'reduce.py')), q(self.args.bin), mode, opt, buffer,
+                     ''.join(' --run-env ' + q(kv) for kv in self.args.run_env),
+                     ' --cflags ' + q(' '.join(self.args.cflags)) if self.args.cflags else ''),
                  'set -e', 'cd "$(dirname "$0")"',
                  '%s %s -fplugin-arg-iopoly-mode=off prog.c -o ref' % (q(self.clang), ' '.join(map(q, common))),
                  './ref > ref.out']
