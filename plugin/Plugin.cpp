@@ -5,12 +5,15 @@
 // Pipeline placement:
 //   pipeline start : iopoly-mark   (pragma names -> IR markers, before SROA
 //                                    removes the annotated allocas)
+//   vectorizer start (clo, dro-l, dro-wp): Polly's preparation, the SCoP
+//                    transformation, Polly's code generation
 //   optimizer last : iopoly-globals, iopoly-lower, then a short cleanup
 //                    (after vectorization and after Polly, so lowering sees
 //                    the final loops)
 //
 //===----------------------------------------------------------------------===//
 #include "Plugin.h"
+#include "Polly/PollyPipeline.h"
 #include "Support/Options.h"
 #include "Transform/DiskGlobals.h"
 #include "Transform/LowerDiskAccesses.h"
@@ -22,6 +25,7 @@
 #include "llvm/Transforms/Scalar/GVN.h"
 #include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/InstCombine/InstCombine.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 
@@ -50,6 +54,36 @@ void registerIOPolyPasses(PassBuilder &PB) {
 #include "IOPolyPasses.def"
         return false;
       });
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, FunctionPassManager &FPM, ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name == "print<iopoly-lsg>") {
+          configurePolly();
+          addLSGPrinter(FPM, outs());
+          return true;
+        }
+        static const std::pair<const char *, ScopTransform> Scop[] = {
+            {"iopoly-clo", ScopTransform::PollyOptimizer},
+            {"iopoly-dro-l", ScopTransform::DiskReuseNests},
+            {"iopoly-dro-wp", ScopTransform::DiskReuseWhole}};
+        for (auto &[N, T] : Scop)
+          if (Name == N) {
+            configurePolly();
+            addScopPipeline(FPM, T);
+            return true;
+          }
+        return false;
+      });
+  if (modeUsesPolly()) {
+    configurePolly();
+    keepLoopsForPolly();
+    PB.registerVectorizerStartEPCallback([](FunctionPassManager &FPM, OptimizationLevel Level) {
+      if (Level == OptimizationLevel::O0)
+        return;
+      addScopPipeline(FPM, mode() == Mode::CLO    ? ScopTransform::PollyOptimizer
+                           : mode() == Mode::DroL ? ScopTransform::DiskReuseNests
+                                                  : ScopTransform::DiskReuseWhole);
+    });
+  }
   PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
     if (mode() != Mode::Off)
       MPM.addPass(MarkDiskResidentPass());

@@ -34,13 +34,46 @@ Runtime &runtime() {
 uintptr_t arenaBegin() { return iopoly_arena_base_; }
 uintptr_t arenaEnd() { return iopoly_arena_base_ + iopoly_arena_size_; }
 
+/// This thread's windows that hold stripes, newest first.
+thread_local iopoly_window *HeldWindows = nullptr;
+
+void unlinkHeld(iopoly_window *W) {
+  (W->prev ? W->prev->next : HeldWindows) = W->next;
+  if (W->next)
+    W->next->prev = W->prev;
+  W->next = W->prev = nullptr;
+}
+
+void linkHeld(iopoly_window *W) {
+  W->prev = nullptr;
+  W->next = HeldWindows;
+  if (HeldWindows)
+    HeldWindows->prev = W;
+  HeldWindows = W;
+}
+
 void releaseHeld(iopoly_window *W) {
   if (W->array) {
     if (Status S = runtime().buffer().releaseRun(W->array, W->stripe, W->run))
       fatal("lowered code: " + S.message());
+    unlinkHeld(W);
     W->array = nullptr;
   }
   W->limit = 0;
+}
+
+/// The buffer is full: takes the stripes back from the least recently
+/// translated window of this thread that re-reads its fields before every
+/// access (not \p Keep, not a strip window). False if there is none.
+bool revokeOne(iopoly_window *Keep) {
+  iopoly_window *Victim = nullptr;
+  for (iopoly_window *W = HeldWindows; W; W = W->next)
+    if (W != Keep && !(W->flags & IOPOLY_WINDOW_PINNED))
+      Victim = W;
+  if (!Victim)
+    return false;
+  releaseHeld(Victim);
+  return true;
 }
 
 /// Stripes a window may hold besides its own: a run amortizes the slow
@@ -49,7 +82,7 @@ void releaseHeld(iopoly_window *W) {
 size_t maxRunNeighbours() {
   static const size_t Max = [] {
     size_t Frames = runtime().config().bufferFrames();
-    size_t M = Frames / 16;
+    size_t M = Frames < 64 ? 0 : Frames / 16; // small buffers: no runs
     return M > 512 ? 512 : M;
   }();
   return Max;
@@ -83,9 +116,18 @@ iopoly_array *arrayAt(uintptr_t P, size_t Len, size_t &Off) {
   return A;
 }
 
+bool revokeOne(iopoly_window *Keep);
+
+bool bufferFull(const Status &S) { return S && S.message().rfind("stripe buffer full", 0) == 0; }
+
+/// Attaches for a slow path of its own (straddling accesses, mem ops),
+/// taking stripes back from this thread's revocable windows if needed.
 char *attachOrDie(iopoly_array *A, size_t Stripe, int Mode) {
   void *P = nullptr;
-  if (Status S = runtime().buffer().attach(A, Stripe, Mode, P))
+  Status S = runtime().buffer().attach(A, Stripe, Mode, P);
+  while (bufferFull(S) && revokeOne(nullptr))
+    S = runtime().buffer().attach(A, Stripe, Mode, P);
+  if (S)
     fatal("lowered code: " + S.message());
   return static_cast<char *>(P);
 }
@@ -214,9 +256,23 @@ void *__iopoly_translate(iopoly_window *W, void *Ptr, size_t Len, int Mode) {
   // Let go of the stripes held so far and pin the new one (one lock).
   StripeBuffer &Buf = runtime().buffer();
   void *Frame = nullptr;
-  if (Status E = Buf.switchAttach(W->array, W->stripe, W->run, A, Stripe, Mode, Frame))
+  Status E = Buf.switchAttach(W->array, W->stripe, W->run, A, Stripe, Mode, Frame);
+  if (W->array) { // its old stripes are released either way
+    unlinkHeld(W);
+    W->array = nullptr;
+    W->limit = 0;
+  }
+  bool Full = false;
+  while ((Full = bufferFull(E)) && revokeOne(W))
+    E = Buf.switchAttach(nullptr, 0, 0, A, Stripe, Mode, Frame);
+  // A strip's driver only asks whether the window holds the address; left
+  // empty, it runs the iteration through the checked copy instead.
+  if (E && Full && (W->flags & IOPOLY_WINDOW_PINNED))
+    return Ptr;
+  if (E)
     fatal("lowered code: " + E.message());
   W->array = A;
+  linkHeld(W);
   uintptr_t Base = reinterpret_cast<uintptr_t>(A->AllocBase);
   size_t First = Stripe, Count = 1;
   if (Buf.hasViews(*A)) {

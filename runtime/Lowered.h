@@ -38,11 +38,19 @@ struct iopoly_window {
   iopoly_array *array; /* array of the attached stripes, or NULL */
   size_t stripe;      /* first attached stripe */
   size_t run;         /* number of attached stripes (views: a run) */
+  struct iopoly_window *next, *prev; /* this thread's windows holding stripes */
   uintptr_t bounce_addr; /* access straddling two stripes: its address */
   uint32_t bounce_len;   /* and length (0: none pending) */
   uint32_t mode;
+  uint32_t flags;        /* IOPOLY_WINDOW_* */
   unsigned char bounce[IOPOLY_MAX_ACCESS] __attribute__((aligned(64)));
 };
+
+/* The window's stripes may not be taken back while it holds them: code
+ * keeps its delta in a register for a whole strip (StripMine.cpp). Other
+ * windows re-read their fields before every access, so when the buffer is
+ * full the runtime may release their stripes (they translate again). */
+#define IOPOLY_WINDOW_PINNED 0x1
 
 /* Slow path: makes \p win map an address range containing [p, p+len) and
  * returns the real address for p. Mode is IOPOLY_READ or IOPOLY_WRITE.

@@ -184,6 +184,7 @@ std::string Runtime::statsJSON() {
     W.key("hit_ratio").value(K.Attaches ? static_cast<double>(K.Hits) / K.Attaches : 0.0);
     W.key("overwrites").value(static_cast<unsigned long long>(K.Overwrites));
     W.key("zero_fills").value(static_cast<unsigned long long>(K.ZeroFills));
+    W.key("peak_attached_frames").value(static_cast<unsigned long long>(K.PeakPinned));
     W.key("prefetch").beginObject();
     W.key("hints").value(static_cast<unsigned long long>(K.PrefetchHints));
     W.key("issued").value(static_cast<unsigned long long>(K.PrefetchIssued));

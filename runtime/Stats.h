@@ -34,6 +34,7 @@ struct Counters {
            PrefetchDropped = 0, PrefetchUsed = 0, PrefetchWasted = 0;
   uint64_t Overwrites = 0;  ///< attaches with OVERWRITE that skipped a read
   uint64_t ZeroFills = 0;   ///< never-written stripes served as zeros, no I/O
+  uint64_t PeakPinned = 0;  ///< most frames attached at the same time
   uint64_t ReadErrors = 0, WriteErrors = 0;
   std::vector<DiskCounters> PerDisk;
 };

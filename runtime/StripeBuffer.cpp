@@ -158,6 +158,7 @@ StripeBuffer::Replacement StripeBuffer::beginReplace(Frame *V, iopoly_array *A,
   V->Stripe = S;
   V->Pins = Pin ? 1 : 0;
   PinnedFrames += V->Pins;
+  C.PeakPinned = std::max<uint64_t>(C.PeakPinned, PinnedFrames);
   V->Dirty = false;
   V->WriteHeld = false;
   V->Prefetched = IsPrefetch;
@@ -263,6 +264,7 @@ void StripeBuffer::pinHit(Frame *F, const iopoly_array *A, size_t S, bool Write)
   if (F->Pins++ == 0) {
     lruUnlink(F);
     ++PinnedFrames;
+    C.PeakPinned = std::max<uint64_t>(C.PeakPinned, PinnedFrames);
   }
   if (Write) {
     F->Dirty = F->WriteHeld = true;

@@ -138,6 +138,9 @@ void DiskResidentDecls::HandleTranslationUnit(ASTContext &Ctx) {
         continue;
       }
       registerDiskResidentGlobal(N.Name);
+      // Also in the IR itself (llvm.global.annotations) when the global is
+      // emitted after this point, so that saved IR can be run through opt.
+      annotate(Ctx, V, N.Name);
     }
   }
   pendingPragmas().clear();

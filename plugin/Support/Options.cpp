@@ -17,7 +17,10 @@ static cl::OptionCategory IOPolyCategory("iopoly options");
 static cl::opt<Mode> ModeOpt(
     "iopoly-mode", cl::desc("What iopoly does to disk-resident arrays"), cl::init(Mode::Lower),
     cl::values(clEnumValN(Mode::Off, "off", "leave them as ordinary memory (reference build)"),
-               clEnumValN(Mode::Lower, "lower", "serve every access through the runtime stripe buffer")),
+               clEnumValN(Mode::Lower, "lower", "serve every access through the runtime stripe buffer"),
+               clEnumValN(Mode::CLO, "clo", "Polly's isl scheduler with tiling (conventional locality), then lower"),
+               clEnumValN(Mode::DroL, "dro-l", "disk-reuse restructuring of each loop nest, then lower"),
+               clEnumValN(Mode::DroWP, "dro-wp", "disk-reuse restructuring across the loop nests, then lower")),
     cl::cat(IOPolyCategory));
 
 static cl::opt<std::string> StripeOpt("iopoly-stripe",
@@ -31,7 +34,29 @@ static cl::opt<bool> HoistOpt("iopoly-hoist",
                               cl::desc("Strip-mine loops at stripe boundaries and translate once per strip"),
                               cl::init(true), cl::cat(IOPolyCategory));
 
+static cl::opt<std::string> GranularityOpt("iopoly-granularity",
+                                           cl::desc("Locality units of dro-l/dro-wp: stripe (chunks of stripes of "
+                                                    "each array) or disk (the disk of each stripe, as in the paper)"),
+                                           cl::init("stripe"), cl::cat(IOPolyCategory));
+
+static cl::opt<unsigned> ChunksOpt("iopoly-chunks", cl::desc("Granularity stripe: locality units per array"),
+                                   cl::init(16), cl::cat(IOPolyCategory));
+
+static cl::opt<unsigned> MaxSplitsOpt("iopoly-max-splits",
+                                      cl::desc("Node splits tried before the remaining cycles are merged"),
+                                      cl::init(8), cl::cat(IOPolyCategory));
+
+static cl::opt<unsigned> MaxSetsOpt("iopoly-max-sets",
+                                    cl::desc("Most locality sets (each a generated loop nest) per reordered region; "
+                                             "stripe granularity coarsens its chunks to stay below"),
+                                    cl::init(40), cl::cat(IOPolyCategory));
+
 Mode mode() { return ModeOpt; }
+unsigned maxSets() { return MaxSetsOpt ? MaxSetsOpt : 1; }
+bool modeUsesPolly() { return ModeOpt == Mode::CLO || ModeOpt == Mode::DroL || ModeOpt == Mode::DroWP; }
+bool stripeGranularity() { return GranularityOpt != "disk"; }
+unsigned chunksPerArray() { return ChunksOpt ? ChunksOpt : 1; }
+unsigned maxSplits() { return MaxSplitsOpt; }
 
 static bool parseSize(StringRef Text, uint64_t &Out) {
   StringRef Digits = Text.take_while([](char C) { return C >= '0' && C <= '9'; });
@@ -64,13 +89,14 @@ bool hoistEnabled() { return HoistOpt; }
 
 std::string applyPluginArg(StringRef Arg) {
   auto [Name, Value] = Arg.split('=');
-  static const char *Known[] = {"mode", "stripe", "disks", "hoist"};
+  static const char *Known[] = {"mode", "stripe", "disks", "hoist", "granularity", "chunks", "max-splits",
+                                "max-sets"};
   bool IsKnown = false;
   for (const char *K : Known)
     IsKnown |= Name == K;
   if (!IsKnown || !Arg.contains('='))
     return ("unknown iopoly plugin argument '" + Arg +
-            "'; expected -fplugin-arg-iopoly-<name>=<value> with name one of mode, stripe, disks, hoist")
+            "'; expected -fplugin-arg-iopoly-<name>=<value> with name one of mode, stripe, disks, hoist, granularity, chunks, max-splits, max-sets")
         .str();
   // Check enumerated values here: cl would print its own message first.
   if (Name == "mode") {
@@ -101,6 +127,10 @@ std::string applyPluginArg(StringRef Arg) {
   }
   if (Name == "disks" && DisksOpt == 0)
     return "iopoly option 'disks' must be at least 1";
+  if (Name == "granularity" && GranularityOpt != "disk" && GranularityOpt != "stripe")
+    return "invalid value '" + GranularityOpt + "' for iopoly option 'granularity' (expected disk or stripe)";
+  if (Name == "chunks" && (ChunksOpt == 0 || ChunksOpt > 64))
+    return "iopoly option 'chunks' must be between 1 and 64";
   return "";
 }
 

@@ -18,7 +18,7 @@
 
 namespace iopoly {
 
-enum class Mode { Off, Lower };
+enum class Mode { Off, Lower, CLO, DroL, DroWP };
 
 /// -iopoly-mode: what the plugin does to disk-resident arrays.
 Mode mode();
@@ -28,6 +28,16 @@ uint64_t assumedStripe(std::string *Error = nullptr);
 unsigned assumedDisks();
 /// -iopoly-hoist: strip-mine loops at stripe boundaries.
 bool hoistEnabled();
+/// Whether the mode runs Polly before lowering (clo, dro-l, dro-wp).
+bool modeUsesPolly();
+/// -iopoly-granularity=stripe (true) or disk: locality units of DRO.
+bool stripeGranularity();
+/// -iopoly-chunks: stripe granularity, units per array.
+unsigned chunksPerArray();
+/// -iopoly-max-splits: node splits before merging.
+unsigned maxSplits();
+/// -iopoly-max-sets: locality sets (loop nests generated) per region.
+unsigned maxSets();
 
 /// Applies one "-fplugin-arg-iopoly-<name>=<value>" (given as
 /// "name=value"); returns an error message or "".

@@ -25,8 +25,9 @@ RuntimeABI::RuntimeABI(Module &M) {
   Type *VoidTy = Type::getVoidTy(C);
   Window = StructType::getTypeByName(C, "struct.iopoly_window");
   if (!Window)
-    Window = StructType::create(C, {I64, I64, I64, Ptr, I64, I64, I64, I32, I32, ArrayType::get(Type::getInt8Ty(C), 64)},
-                                "struct.iopoly_window");
+    Window = StructType::create(
+        C, {I64, I64, I64, Ptr, I64, I64, Ptr, Ptr, I64, I32, I32, I32, ArrayType::get(Type::getInt8Ty(C), 64)},
+        "struct.iopoly_window");
   Translate = declare(M, "__iopoly_translate", FunctionType::get(Ptr, {Ptr, Ptr, I64, I32}, false), true);
   Commit = declare(M, "__iopoly_commit", FunctionType::get(VoidTy, {Ptr}, false), true);
   WindowRelease = declare(M, "__iopoly_window_release", FunctionType::get(VoidTy, {Ptr}, false), true);
@@ -37,7 +38,7 @@ RuntimeABI::RuntimeABI(Module &M) {
   Memmove = declare(M, "__iopoly_memmove", FunctionType::get(VoidTy, {Ptr, Ptr, I64}, false), false);
 }
 
-AllocaInst *RuntimeABI::createWindow(Function &F) const {
+AllocaInst *RuntimeABI::createWindow(Function &F, bool Pinned) const {
   BasicBlock &Entry = F.getEntryBlock();
   IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
   AllocaInst *W = B.CreateAlloca(Window, nullptr, "iopoly.win");
@@ -46,6 +47,7 @@ AllocaInst *RuntimeABI::createWindow(Function &F) const {
   B.CreateStore(B.getInt64(0), B.CreateStructGEP(Window, W, FieldLimit));
   B.CreateStore(ConstantPointerNull::get(B.getPtrTy()), B.CreateStructGEP(Window, W, FieldArray));
   B.CreateStore(B.getInt32(0), B.CreateStructGEP(Window, W, FieldBounceLen));
+  B.CreateStore(B.getInt32(Pinned ? 1 : 0), B.CreateStructGEP(Window, W, FieldFlags));
   return W;
 }
 

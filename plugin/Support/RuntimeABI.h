@@ -23,7 +23,8 @@ struct RuntimeABI {
   explicit RuntimeABI(llvm::Module &M);
 
   /// struct iopoly_window { i64 lo, limit, delta; ptr array; i64 stripe,
-  ///   run, bounce_addr; i32 bounce_len, mode; [64 x i8] bounce } align 64
+  ///   run; ptr next, prev; i64 bounce_addr; i32 bounce_len, mode, flags;
+  ///   [64 x i8] bounce } align 64
   llvm::StructType *Window;
   llvm::FunctionCallee Translate;     ///< ptr (ptr win, ptr p, i64 len, i32 mode)
   llvm::FunctionCallee Commit;        ///< void (ptr win)
@@ -35,11 +36,13 @@ struct RuntimeABI {
   llvm::FunctionCallee Memmove;       ///< void (ptr, ptr, i64)
 
   /// Field indices of Window.
-  enum : unsigned { FieldLo = 0, FieldLimit = 1, FieldDelta = 2, FieldArray = 3, FieldBounceLen = 7 };
+  enum : unsigned { FieldLo = 0, FieldLimit = 1, FieldDelta = 2, FieldArray = 3, FieldBounceLen = 9, FieldFlags = 11 };
 
   /// A new, empty window in \p F's entry block (limit 0 fails every fast
   /// test; nothing attached). The caller must release it at every exit.
-  llvm::AllocaInst *createWindow(llvm::Function &F) const;
+  /// \p Pinned: code keeps its delta across accesses (strips), so the
+  /// runtime must not take its stripes back when the buffer is full.
+  llvm::AllocaInst *createWindow(llvm::Function &F, bool Pinned) const;
   /// Loads field \p Field (lo, limit or delta) of window \p W.
   llvm::Value *loadField(llvm::IRBuilderBase &B, llvm::Value *W, unsigned Field, const llvm::Twine &Name) const;
 };

@@ -67,7 +67,7 @@ private:
 };
 
 AllocaInst *FunctionLowering::newWindow() {
-  AllocaInst *W = ABI.createWindow(F);
+  AllocaInst *W = ABI.createWindow(F, /*Pinned=*/false);
   Windows.push_back(W);
   return W;
 }
@@ -163,6 +163,31 @@ void FunctionLowering::lowerMemIntrinsic(MemIntrinsic *MI) {
 void FunctionLowering::releaseAtExits() {
   if (Windows.empty())
     return;
+  // A window used inside a loop nest lets go of its stripes when the nest
+  // is left, so that the stripes of finished loops do not stay pinned (and
+  // shrink the buffer) for the rest of the function.
+  DominatorTree DT(F);
+  LoopInfo LI(DT);
+  for (AllocaInst *W : Windows) {
+    Loop *Outer = nullptr;
+    for (User *U : W->users())
+      if (auto *I = dyn_cast<Instruction>(U))
+        if (Loop *L = LI.getLoopFor(I->getParent())) {
+          while (L->getParentLoop())
+            L = L->getParentLoop();
+          Outer = L;
+          break;
+        }
+    if (!Outer)
+      continue;
+    SmallVector<BasicBlock *, 4> Exits;
+    Outer->getUniqueExitBlocks(Exits);
+    for (BasicBlock *E : Exits)
+      if (!E->isEHPad()) {
+        IRBuilder<> B(E, E->getFirstInsertionPt());
+        B.CreateCall(ABI.WindowRelease, {W});
+      }
+  }
   for (BasicBlock &BB : F)
     if (auto *R = dyn_cast<ReturnInst>(BB.getTerminator())) {
       IRBuilder<> B(R);

@@ -40,6 +40,37 @@ PreservedAnalyses MarkDiskResidentPass::run(Module &M, ModuleAnalysisManager &) 
       Changed = true;
     }
 
+  // Globals annotated by the frontend (llvm.global.annotations entries
+  // {global, string, file, line, args}): take ours out of the list.
+  if (GlobalVariable *GA = M.getGlobalVariable("llvm.global.annotations")) {
+    if (auto *Arr = dyn_cast_or_null<ConstantArray>(GA->getInitializer())) {
+      SmallVector<Constant *, 8> Keep;
+      for (Value *Op : Arr->operands()) {
+        auto *CS = dyn_cast<ConstantStruct>(Op);
+        auto *G = CS ? dyn_cast<GlobalVariable>(CS->getOperand(0)->stripPointerCasts()) : nullptr;
+        auto *Str = CS ? dyn_cast<GlobalVariable>(CS->getOperand(1)->stripPointerCasts()) : nullptr;
+        auto *Data = Str && Str->hasInitializer() ? dyn_cast<ConstantDataArray>(Str->getInitializer()) : nullptr;
+        if (G && Data && Data->isCString() && Data->getAsCString().starts_with(AnnotationPrefix)) {
+          StringRef Name = Data->getAsCString().drop_front(StringRef(AnnotationPrefix).size());
+          G->setMetadata(DiskResidentMD, MDNode::get(Ctx, MDString::get(Ctx, Name)));
+          Changed = true;
+          continue;
+        }
+        Keep.push_back(cast<Constant>(Op));
+      }
+      if (Keep.size() != Arr->getNumOperands()) {
+        auto *T = ArrayType::get(Arr->getType()->getElementType(), Keep.size());
+        GlobalVariable *New = new GlobalVariable(M, T, GA->isConstant(), GA->getLinkage(),
+                                                 ConstantArray::get(T, Keep), "", GA);
+        New->setSection(GA->getSection());
+        New->takeName(GA);
+        GA->eraseFromParent();
+        if (Keep.empty())
+          New->eraseFromParent();
+      }
+    }
+  }
+
   SmallVector<CallInst *, 8> Annotations;
   for (Function &F : M)
     if (F.getIntrinsicID() == Intrinsic::var_annotation)

@@ -185,7 +185,7 @@ void stripMine(Candidate &C, DiskPointers &DP, RuntimeABI &ABI, SmallVectorImpl<
   SmallVector<Value *, 8> Deltas;
   BasicBlock *Cur = Head;
   for (Access &A : C.Accesses) {
-    AllocaInst *W = ABI.createWindow(F);
+    AllocaInst *W = ABI.createWindow(F, /*Pinned=*/true);
     Windows.push_back(W);
     B.SetInsertPoint(Cur);
     Value *Addr = B.CreateGEP(B.getInt8Ty(), A.StartV, B.CreateMul(Done, B.getInt64(A.Step)), "strip.addr");

@@ -10,7 +10,8 @@
 
 The failure is what the program shows at the start: the mode's output
 differs from mode=off's, or the mode's build stops with an error (the same
-first error line must come back, numbers aside), or it does not compile.
+first error line must come back, numbers aside), or it does not compile;
+with --slower-than SECONDS, that the mode's build takes longer than that.
 Then, until nothing more can go: whole loops, single statements, array
 printing blocks and lines between are removed (one at a time, keeping the
 braces balanced), and a loop whose body is a single loop or statement is
@@ -22,6 +23,7 @@ second; a generated program shrinks in a few minutes.
 import argparse
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -41,7 +43,7 @@ class Oracle:
     def build(self, src, mode, exe):
         cmd = [self.clang, self.args.opt] + run_random.mode_flags(mode) + [
             '-fplugin-arg-iopoly-stripe=' + run_random.STRIPE, '-fplugin-arg-iopoly-disks=' + run_random.DISKS,
-            '-w'] + self.args.cflags + [src, '-o', exe]
+            '-w'] + run_random.BASE_CFLAGS + self.args.cflags + [src, '-o', exe]
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=run_random.COMPILE_TIMEOUT)
         return p.returncode, p.stderr
 
@@ -72,7 +74,10 @@ class Oracle:
         rrc, rout, _ = self.run(ref, False)
         if rrc != 0:
             return None
+        cpu = cpu_seconds()
         rc, err = self.build(src, self.args.mode, exe)
+        if self.args.slower_than is not None:
+            return 'slow' if rc == 0 and cpu_seconds() - cpu > self.args.slower_than else None
         if rc:
             return 'compile: ' + normalize(run_random.first_error(err))
         mrc, mout, merr = self.run(exe, True)
@@ -81,6 +86,11 @@ class Oracle:
         if mout != rout:
             return 'differs'
         return None
+
+
+def cpu_seconds():
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
 
 
 def normalize(line):
@@ -154,6 +164,8 @@ def main():
     ap.add_argument('--run-env', action='append', default=[], metavar='VAR=VALUE')
     ap.add_argument('--cflags', default='')
     ap.add_argument('--bin', default=os.environ.get('IOPOLY_BIN', os.path.join(root, 'build', 'bin')))
+    ap.add_argument('--slower-than', type=float, metavar='SECONDS',
+                    help='the failure to keep: the mode\'s build takes more CPU time than this')
     ap.add_argument('-o', '--output', help='result (default: PROGRAM with .reduced.c)')
     args = ap.parse_args()
     args.cflags = args.cflags.split()

@@ -68,6 +68,12 @@ import gen_program  # noqa: E402
 
 CANDIDATE_MODES = ['lower', 'clo', 'dro-l', 'dro-wp']
 STRIPE, DISKS, BUFFER = '4K', '4', '64K'
+# Every build, the reference included. With clang's default
+# -ffp-contract=on, a*b+c becomes llvm.fmuladd, which LLVM may fuse when it
+# folds a constant and not at run time (both legal), so two correct builds
+# can differ in the last bit (regressions/fp_contract_fold.c). Put
+# --cflags=-ffp-contract=on to test with the default anyway.
+BASE_CFLAGS = ['-ffp-contract=off']
 RUN_TIMEOUT = 60
 COMPILE_TIMEOUT = 300
 
@@ -167,6 +173,31 @@ def first_error(text):
     return (lines[-1] if lines else '(no message)')[:200]
 
 
+def run_cmd(cmd, timeout, env=None):
+    """Runs cmd: (exit status or 'timeout after Ns', stdout bytes, stderr
+    bytes, CPU seconds of the process and the children it waited for)."""
+    with tempfile.TemporaryFile() as fo, tempfile.TemporaryFile() as fe:
+        p = subprocess.Popen(cmd, stdout=fo, stderr=fe, env=env)
+        fired = []
+
+        def kill():
+            fired.append(True)
+            p.kill()
+
+        timer = threading.Timer(timeout, kill)
+        timer.start()
+        try:
+            _, status, ru = os.wait4(p.pid, 0)
+        finally:
+            timer.cancel()
+        p.returncode = rc = os.waitstatus_to_exitcode(status)
+        if fired:
+            rc = 'timeout after %ds' % timeout
+        fo.seek(0)
+        fe.seek(0)
+        return rc, fo.read(), fe.read(), ru.ru_utime + ru.ru_stime
+
+
 def parse_size(text):
     """Bytes in '64K', '1M', '4096'."""
     mult = {'K': 1 << 10, 'M': 1 << 20, 'G': 1 << 30}.get(text[-1:].upper(), 1)
@@ -210,17 +241,20 @@ class Tester:
         self.stats = {}      # (mode, opt) -> counters
         self.failures = []   # (seed, opt, mode, what)
         self.slowest = []
+        self.compiles = []   # (CPU seconds, seed, opt, mode)
+        self.ref_cpu = 0.0   # mode=off builds and runs
 
     def counter(self, mode, opt):
         return self.stats.setdefault((mode, opt), dict(compiled=0, identical=0, transformed=0, code_differs=0,
-                                                       bigger_buffer=0, failures=0, fetches=0))
+                                                       bigger_buffer=0, failures=0, fetches=0, compile_cpu=0.0,
+                                                       compile_failures=0))
 
     def compile_cmd(self, src, opt, mode, out, remarks=False):
         cmd = [self.clang, opt] + mode_flags(mode) + ['-fplugin-arg-iopoly-stripe=' + STRIPE,
                                                       '-fplugin-arg-iopoly-disks=' + DISKS]
         if self.args.sabotage and mode == self.args.sabotage:
             cmd.append('-DIOPOLY_RANDOM_SABOTAGE')
-        cmd += self.args.cflags
+        cmd += BASE_CFLAGS + self.args.cflags
         if remarks:
             cmd += ['-Rpass=iopoly', '-Rpass-missed=iopoly']
         return cmd + [src, '-o', out]
@@ -242,16 +276,14 @@ class Tester:
 
         # The reference.
         ref_exe = os.path.join(work, 'ref')
-        p = subprocess.run(self.compile_cmd(src, opt, 'off', ref_exe), capture_output=True, text=True,
-                           timeout=COMPILE_TIMEOUT)
-        if p.returncode:
-            fail('off', 'the mode=off build does not compile (a generator bug?)', {'compile.stderr': p.stderr})
+        rc, _, err, cpu = run_cmd(self.compile_cmd(src, opt, 'off', ref_exe), COMPILE_TIMEOUT)
+        res['cpu'] = {'off': cpu}
+        if rc != 0:
+            fail('off', 'the mode=off build does not compile (a generator bug?)',
+                 {'compile.stderr': err.decode(errors='replace')})
             return res
-        try:
-            p = subprocess.run([ref_exe], capture_output=True, timeout=RUN_TIMEOUT)
-            ref_out, ref_rc = p.stdout, p.returncode
-        except subprocess.TimeoutExpired:
-            ref_out, ref_rc = b'', 'timeout'
+        ref_rc, ref_out, _, cpu = run_cmd([ref_exe], RUN_TIMEOUT)
+        res['cpu']['off'] += cpu
         if ref_rc != 0:
             fail('off', 'the mode=off build exits with %s (a generator bug?)' % ref_rc)
             return res
@@ -271,15 +303,18 @@ class Tester:
             tag = mode.replace('+', '_').replace('=', '-')
             exe = os.path.join(work, tag)
             m = {}
-            p = subprocess.run(self.compile_cmd(src, opt, mode, exe, remarks=True), capture_output=True, text=True,
-                               timeout=COMPILE_TIMEOUT)
-            remarks = p.stderr
+            rc, _, err, cpu = run_cmd(self.compile_cmd(src, opt, mode, exe, remarks=True), COMPILE_TIMEOUT)
+            remarks = err.decode(errors='replace')
             with open(os.path.join(work, tag + '.remarks'), 'w') as f:
                 f.write(remarks)
-            if p.returncode:
+            if not only_code:
+                m['compile_cpu'] = cpu
+                self.note_compile(cpu, seed, opt, mode)
+            if rc != 0:
                 if not only_code:
-                    fail(mode, 'mode=%s does not compile (exit %d): %s' % (mode, p.returncode, first_error(remarks)),
+                    fail(mode, 'mode=%s does not compile (exit %s): %s' % (mode, rc, first_error(remarks)),
                          {'compile.stderr': remarks})
+                    res['modes'][mode] = m
                 continue
             code = machine_code(exe)
             if mode == 'lower':
@@ -344,14 +379,13 @@ class Tester:
         """Runs a lowered build on a fresh IOPOLY_DIR: (stdout, exit status, stderr)."""
         shutil.rmtree(data, ignore_errors=True)
         os.makedirs(data)
-        try:
-            p = subprocess.run([exe], capture_output=True, env=run_env(data, stats, buffer, self.args.run_env),
-                               timeout=RUN_TIMEOUT)
-            out, rc, err = p.stdout, p.returncode, p.stderr
-        except subprocess.TimeoutExpired as e:
-            out, rc, err = e.stdout or b'', 'timeout after %ds' % RUN_TIMEOUT, e.stderr or b''
+        rc, out, err, _ = run_cmd([exe], RUN_TIMEOUT, env=run_env(data, stats, buffer, self.args.run_env))
         shutil.rmtree(data, ignore_errors=True)
         return out, rc, err
+
+    def note_compile(self, cpu, seed, opt, mode):
+        with self.lock:
+            self.compiles.append((cpu, seed, opt, mode))
 
     def keep_failure(self, work, seed, opt, mode, what, extra):
         dest = os.path.join(self.args.results, 'failures', 'seed%d%s-%s' % (seed, opt, mode.replace('+', '_')))
@@ -366,7 +400,8 @@ class Tester:
             with open(os.path.join(dest, name), 'wb' if isinstance(content, bytes) else 'w') as f:
                 f.write(content)
         q = shlex.quote
-        common = [opt, '-fplugin-arg-iopoly-stripe=' + STRIPE, '-fplugin-arg-iopoly-disks=' + DISKS] + self.args.cflags
+        common = [opt, '-fplugin-arg-iopoly-stripe=' + STRIPE, '-fplugin-arg-iopoly-disks=' + DISKS] + BASE_CFLAGS + \
+            self.args.cflags
         if self.args.sabotage == mode:
             common.append('-DIOPOLY_RANDOM_SABOTAGE')
         lines = ['#!/bin/sh',
@@ -403,7 +438,10 @@ class Tester:
                 c['transformed'] += bool(m.get('transformed'))
                 c['code_differs'] += bool(m.get('code_differs'))
                 c['bigger_buffer'] += bool(m.get('bigger_buffer'))
+                c['compile_cpu'] += m.get('compile_cpu', 0.0)
+                c['compile_failures'] += 'compile_cpu' in m and not m.get('compiled')
                 c['fetches'] += m.get('fetches', 0)
+            self.ref_cpu += res.get('cpu', {}).get('off', 0.0)
             for mode, what in res['failures']:
                 self.counter(mode, res['opt'])['failures'] += 1
                 self.failures.append((res['seed'], res['opt'], mode, what))
@@ -423,8 +461,9 @@ class Tester:
         print()
         print('random differential test: %d programs in %.0f s wall, %.0f s CPU in compilers and programs '
               '(%d workers)' % (self.done, elapsed, ru.ru_utime + ru.ru_stime, self.args.jobs))
-        print('%-22s %-5s %9s %10s %13s %12s %11s %9s' % ('mode', 'opt', 'compiled', 'identical', 'transformed',
-                                                        'code!=lower', 'bigger-buf', 'failures'))
+        print('%-22s %-5s %9s %10s %13s %12s %11s %9s %11s' % (
+            'mode', 'opt', 'compiled', 'identical', 'transformed', 'code!=lower', 'bigger-buf', 'failures',
+            'compile-s'))
         rows = sorted(self.stats.items())
         for mode in sorted({m for m, _ in self.stats}):
             per = [c for (m, _), c in rows if m == mode]
@@ -433,15 +472,22 @@ class Tester:
         rows.sort(key=lambda r: (r[0][0], r[0][1] == 'all', r[0][1]))
         for (mode, opt), c in rows:
             share = 100.0 * c['transformed'] / c['compiled'] if c['compiled'] else 0.0
-            print('%-22s %-5s %9d %10d %6d (%3.0f%%) %12s %11d %9d' % (
+            n = c['compiled'] + c['compile_failures']
+            print('%-22s %-5s %9d %10d %6d (%3.0f%%) %12s %11d %9d %11.2f' % (
                 mode, opt, c['compiled'], c['identical'], c['transformed'], share,
-                c['code_differs'] if mode.split('+')[0] != 'lower' else '-', c['bigger_buffer'], c['failures']))
+                c['code_differs'] if mode.split('+')[0] != 'lower' else '-', c['bigger_buffer'], c['failures'],
+                c['compile_cpu'] / n if n else 0.0))
         print('transformed: mode=lower strip-mined a loop; other modes: a schedule remark or machine code '
               'different from mode=lower\'s')
         print('bigger-buf: stopped with "stripe buffer full" at %s and passed again with one stripe per access '
               'site and loop (a documented limitation)' % self.args.buffer)
+        print('compile-s: mean CPU seconds of one build (mode=off: %.2f)' % (
+            self.ref_cpu / max(1, self.done)))
         self.slowest.sort(reverse=True)
-        print('slowest programs: ' + ', '.join('seed %d %s %.1fs' % (s, o, t) for t, s, o in self.slowest[:3]))
+        print('slowest programs (wall): ' + ', '.join('seed %d %s %.1fs' % (s, o, t) for t, s, o in self.slowest[:3]))
+        self.compiles.sort(reverse=True)
+        print('slowest builds (CPU): ' + ', '.join('seed %d %s mode=%s %.1fs' % (s, o, m, t)
+                                                   for t, s, o, m in self.compiles[:3]))
         summary = {'programs': self.done, 'seconds': elapsed,
                    'per_mode': [dict(mode=m, opt=o, **c) for (m, o), c in sorted(self.stats.items())],
                    'failures': [dict(seed=s, opt=o, mode=m, what=w) for s, o, m, w in self.failures]}

@@ -1,0 +1,80 @@
+//===- PollyPipeline.cpp - The one place that drives Polly -----------------===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+#include "Polly/PollyPipeline.h"
+#include "Transform/DiskReuse.h"
+
+#include "polly/CodeGen/CodeGeneration.h"
+#include "polly/CodePreparation.h"
+#include "polly/DeLICM.h"
+#include "polly/ForwardOpTree.h"
+#include "polly/Simplify.h"
+#include "polly/ScheduleOptimizer.h"
+#include "polly/ScopPass.h"
+
+#include "llvm/Support/CommandLine.h"
+
+using namespace llvm;
+
+namespace iopoly {
+
+/// Sets an LLVM option unless the user gave it on the command line.
+static void setDefault(const char *Name, const char *Value) {
+  if (cl::Option *O = cl::getRegisteredOptions().lookup(Name))
+    if (!O->getNumOccurrences())
+      O->addOccurrence(1, Name, Value);
+}
+
+void configurePolly() {
+  setDefault("polly-process-unprofitable", "true");
+  setDefault("polly-detect-reductions", "false");
+}
+
+void keepLoopsForPolly() {
+  // Fully unrolled copies of a nest (kmatmul's 3x3x3 block loops at -O3)
+  // give Polly dozens of statements and minutes of dependence analysis;
+  // the loops Polly regenerates are unrolled later anyway.
+  setDefault("unroll-full-max-count", "0");
+}
+
+/// Polly's own clean-up of scalar dependences, as in its default pipeline:
+/// forward operand trees into their users, map promoted scalars (LICM'd
+/// accumulators) back to array elements. Without them a register reused
+/// across loop iterations chains every instance to the next.
+static void addScalarCleanup(polly::ScopPassManager &SPM) {
+  SPM.addPass(polly::SimplifyPass(0));
+  SPM.addPass(polly::ForwardOpTreePass());
+  SPM.addPass(polly::DeLICMPass());
+  SPM.addPass(polly::SimplifyPass(1));
+}
+
+void addScopPipeline(FunctionPassManager &FPM, ScopTransform T) {
+  FPM.addPass(polly::CodePreparationPass());
+  polly::ScopPassManager SPM;
+  addScalarCleanup(SPM);
+  switch (T) {
+  case ScopTransform::PollyOptimizer:
+    SPM.addPass(polly::IslScheduleOptimizerPass());
+    break;
+  case ScopTransform::DiskReuseNests:
+    SPM.addPass(DiskReusePass(/*WholeProgram=*/false));
+    break;
+  case ScopTransform::DiskReuseWhole:
+    SPM.addPass(DiskReusePass(/*WholeProgram=*/true));
+    break;
+  }
+  SPM.addPass(polly::CodeGenerationPass());
+  FPM.addPass(polly::createFunctionToScopPassAdaptor(std::move(SPM)));
+}
+
+void addLSGPrinter(FunctionPassManager &FPM, raw_ostream &OS) {
+  FPM.addPass(polly::CodePreparationPass());
+  polly::ScopPassManager SPM;
+  addScalarCleanup(SPM);
+  SPM.addPass(LSGPrinterPass(OS));
+  FPM.addPass(polly::createFunctionToScopPassAdaptor(std::move(SPM)));
+}
+
+} // namespace iopoly

@@ -1,0 +1,46 @@
+//===- PollyPipeline.h - The one place that drives Polly --------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Everything that touches Polly's pass-manager API (ScopPassManager, the
+// function-to-SCoP adaptor, Polly's options) is here, so that only this
+// file changes when upstream Polly replaces its ScopPass machinery. Polly
+// itself is inside libLLVM-19.so; clang and opt register its analyses.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IOPOLY_PLUGIN_POLLY_POLLYPIPELINE_H
+#define IOPOLY_PLUGIN_POLLY_POLLYPIPELINE_H
+
+#include "llvm/IR/PassManager.h"
+
+namespace llvm {
+class raw_ostream;
+}
+
+namespace iopoly {
+
+enum class ScopTransform {
+  PollyOptimizer, ///< clo: Polly's isl scheduler with tiling
+  DiskReuseNests, ///< dro-l
+  DiskReuseWhole, ///< dro-wp
+};
+
+/// Polly's options for iopoly: every SCoP is considered (our own cost model
+/// decides), and reductions are not reassociated (outputs must stay
+/// bit-identical to the original program).
+void configurePolly();
+
+/// In the clang pipeline of a Polly mode: no full loop unrolling, which
+/// multiplies a SCoP's statements before Polly sees it.
+void keepLoopsForPolly();
+
+/// Adds Polly's preparation, the SCoP transformation \p T and Polly's code
+/// generation to \p FPM.
+void addScopPipeline(llvm::FunctionPassManager &FPM, ScopTransform T);
+
+/// Adds print<iopoly-lsg> (analysis only, no code generation).
+void addLSGPrinter(llvm::FunctionPassManager &FPM, llvm::raw_ostream &OS);
+
+} // namespace iopoly
+
+#endif
