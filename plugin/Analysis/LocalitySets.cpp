@@ -222,7 +222,10 @@ std::string buildLocalitySets(polly::Scop &S, const isl::union_map &Deps, const 
              " combinations of units";
     isl::set Rest = Domain;
     for (auto &[Lambda, Points] : ByMap) {
-      isl::set Q = Tuple.intersect_range(Points).domain();
+      // detect_equalities lets isl see that the stripe's floor() is a
+      // constant inside most sets, so the sets (and the loops generated from
+      // them) come out as plain bounds.
+      isl::set Q = Tuple.intersect_range(Points).domain().detect_equalities().coalesce();
       Rest = Rest.subtract(Q);
       L.Nodes.push_back({isl::union_set(Q), Lambda, statementName(Stmt)});
     }

@@ -51,7 +51,14 @@ static cl::opt<unsigned> MaxSetsOpt("iopoly-max-sets",
                                              "stripe granularity coarsens its chunks to stay below"),
                                     cl::init(40), cl::cat(IOPolyCategory));
 
+// Test only (hidden, opt/-mllvm): proves that the legality check refuses
+// an order the LSG would never produce.
+static cl::opt<bool> ReverseOrderOpt("iopoly-debug-reverse-order", cl::Hidden,
+                                     cl::desc("Schedule the locality sets in reverse (testing the legality check)"),
+                                     cl::init(false), cl::cat(IOPolyCategory));
+
 Mode mode() { return ModeOpt; }
+bool debugReverseOrder() { return ReverseOrderOpt; }
 unsigned maxSets() { return MaxSetsOpt ? MaxSetsOpt : 1; }
 bool modeUsesPolly() { return ModeOpt == Mode::CLO || ModeOpt == Mode::DroL || ModeOpt == Mode::DroWP; }
 bool stripeGranularity() { return GranularityOpt != "disk"; }

@@ -38,6 +38,9 @@ unsigned chunksPerArray();
 unsigned maxSplits();
 /// -iopoly-max-sets: locality sets (loop nests generated) per region.
 unsigned maxSets();
+/// -iopoly-debug-reverse-order (hidden): the LSG order reversed, for tests
+/// of the dependence check.
+bool debugReverseOrder();
 
 /// Applies one "-fplugin-arg-iopoly-<name>=<value>" (given as
 /// "name=value"); returns an error message or "".

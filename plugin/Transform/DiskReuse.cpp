@@ -18,6 +18,8 @@
 
 #include "isl/union_map.h"
 
+#include <algorithm>
+
 #define DEBUG_TYPE "iopoly"
 
 using namespace llvm;
@@ -96,6 +98,8 @@ Plan planRegion(polly::Scop &S, const isl::union_map &Deps, const isl::union_set
   }
   removeCycles(L, Deps, O);
   std::vector<unsigned> Order = scheduleByHamming(L.Graph);
+  if (debugReverseOrder())
+    std::reverse(Order.begin(), Order.end());
   isl::union_map Sched = S.getSchedule();
   isl::union_set All = isl::union_set::empty(S.getIslCtx());
   for (const LocalityNode &N : L.Nodes)
@@ -215,7 +219,10 @@ PreservedAnalyses LSGPrinterPass::run(polly::Scop &S, polly::ScopAnalysisManager
   OS << "Hamming order:";
   for (unsigned K : Order)
     OS << " N" << K;
-  OS << "\ntotal Hamming distance: " << totalHamming(L.Graph, Order) << " (original order "
+  OS << "\n";
+  for (unsigned K : Order)
+    OS << "  N" << K << " Lambda=" << mapString(L.Nodes[K].Lambda, L.Units) << " " << L.Nodes[K].Label << "\n";
+  OS << "total Hamming distance: " << totalHamming(L.Graph, Order) << " (original order "
      << totalHamming(L.Graph, topologicalOrder(L.Graph)) << "), fragmented sets " << P.Fragmented << "\n";
   return PreservedAnalyses::all();
 }
