@@ -133,7 +133,7 @@ ln -s "$moved/bin/iopoly-clang" "$work/links/iopoly-clang"
 (cd "$work" && "$work/links/iopoly-clang" -O2 "$ex/cmake-project/heat.c" -o "$work/heat_clang") ||
   fail "the moved iopoly-clang cannot compile heat.c"
 run_lowered heat_clang "$work/heat_clang"
-ldd "$work/heat_clang" | grep -q "libiopoly.so.0 => $moved/lib/" ||
+ldd "$work/heat_clang" | grep "libiopoly.so.0 => $moved/lib/" > /dev/null ||
   fail "heat_clang does not load libiopoly from the moved prefix: $(ldd "$work/heat_clang" | grep libiopoly)"
 # An example kernel, small (2 x 72 KiB) on 4 KiB stripes and a 64 KiB
 # buffer: mode=off and lowered print the same checksum.
@@ -157,7 +157,7 @@ if [ "${IT_MPICC:-0}" = 1 ] && [ "${IT_MPIIO:-0}" = 1 ]; then
   step "moved bin/iopoly-mpicc, MPI-IO backend from the moved lib/"
   "$moved/bin/iopoly-mpicc" -O2 "$ex/cmake-project/heat.c" -o "$work/heat_mpicc" ||
     fail "the moved iopoly-mpicc cannot compile heat.c"
-  readelf -d "$work/heat_mpicc" | grep -q libmpi || fail "iopoly-mpicc did not link MPI"
+  readelf -d "$work/heat_mpicc" | grep libmpi > /dev/null || fail "iopoly-mpicc did not link MPI"
   run_lowered heat_mpicc "$work/heat_mpicc" IOPOLY_BACKEND=mpiio
   grep -q '"backend":"mpiio"' "$work/heat_mpicc.stats.json" || fail "heat_mpicc did not run on the MPI-IO backend"
 fi

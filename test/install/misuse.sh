@@ -59,7 +59,7 @@ case "$scenario" in
   extern)
     "$IT_CC" -O1 -c "$src/extern_user.c" -o extern_user.o
     "$cc" -O1 "${pflags[@]}" -c "$src/global_def.c" -o global_def.o
-    nm global_def.o | grep -q ' A\.iopoly$' || fail "global_def.o has no A.iopoly slot: A was not lowered"
+    nm global_def.o | grep ' A\.iopoly$' > /dev/null || fail "global_def.o has no A.iopoly slot: A was not lowered"
     rc=0
     "$cc" global_def.o extern_user.o -o linked 2> link.err || rc=$?
     cat link.err
@@ -114,7 +114,7 @@ case "$scenario" in
           "$w" "-fplugin-arg-iopoly-$bad" "${args[@]}" > out.txt 2> err.txt || rc=$?
           echo "+ $(basename "$w") -fplugin-arg-iopoly-$bad ($step) -> exit $rc: $(grep -m1 error: err.txt || true)"
           [ $rc -ne 0 ] || fail "$(basename "$w") accepted -fplugin-arg-iopoly-$bad ($step)"
-          grep "error:" err.txt | grep -q "$opt" || { cat err.txt; fail "the error does not name '$opt'"; }
+          grep "error:" err.txt | grep "$opt" > /dev/null || { cat err.txt; fail "the error does not name '$opt'"; }
         done
       done
     done

@@ -21,7 +21,7 @@ fail() {
 }
 
 launcher=("$IT_MPIEXEC" -np 2)
-if "$IT_MPIEXEC" --version 2>&1 | grep -qE "Open MPI|OpenRTE|open-mpi.org"; then
+if "$IT_MPIEXEC" --version 2>&1 | grep -E "Open MPI|OpenRTE|open-mpi.org" > /dev/null; then
   launcher+=(--oversubscribe --timeout 60)
   [ "$(id -u)" -eq 0 ] && launcher+=(--allow-run-as-root)
   export OMPI_MCA_btl=self,vader # shared memory only: no network probing
@@ -34,8 +34,8 @@ for v in lowered ref; do
   "$mpicc" "${flags[@]}" -c "$here/mpi_halo.c" -o "$work/$v.o" || fail "iopoly-mpicc -c failed ($v)"
   "$mpicc" "${flags[@]}" "$work/$v.o" -o "$work/$v" || fail "iopoly-mpicc could not link ($v)"
 done
-nm "$work/lowered.o" | grep -q ' A\.iopoly$' || fail "the lowered object has no A.iopoly slot: nothing was lowered"
-nm "$work/ref.o" | grep -q ' [BC] A$' || fail "the mode=off object has no ordinary global A"
+nm "$work/lowered.o" | grep ' A\.iopoly$' > /dev/null || fail "the lowered object has no A.iopoly slot: nothing was lowered"
+nm "$work/ref.o" | grep ' [BC] A$' > /dev/null || fail "the mode=off object has no ordinary global A"
 
 "${launcher[@]}" "$work/ref" > "$work/ref.out" || fail "the mode=off build failed under mpirun"
 # One IOPOLY_DIR and stats file per rank; a 16-stripe buffer (the arrays
