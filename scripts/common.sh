@@ -14,7 +14,7 @@ say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 iopoly_ensure_packages() {
   local extra=("$@") missing=() p
   for p in "${IOPOLY_PACKAGES[@]}" "${extra[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep 'install ok installed' > /dev/null || missing+=("$p")
   done
   [ ${#missing[@]} -eq 0 ] && return 0
   if ! command -v apt-get >/dev/null 2>&1; then

@@ -33,7 +33,7 @@ unset IOPOLY_STATS IOPOLY_TRACE IOPOLY_MPIIO_HINTS IOPOLY_MPIIO_MODULE IOPOLY_PR
 # Launcher flags: Open MPI refuses root without --allow-run-as-root, and
 # needs --oversubscribe for 4 ranks on fewer cores.
 launcher=("$MT_MPIEXEC")
-if "$MT_MPIEXEC" --version 2>&1 | grep -qE "Open MPI|OpenRTE|open-mpi.org"; then
+if "$MT_MPIEXEC" --version 2>&1 | grep -E "Open MPI|OpenRTE|open-mpi.org" > /dev/null; then
   launcher+=(--oversubscribe --timeout 120)
   [ "$(id -u)" -eq 0 ] && launcher+=(--allow-run-as-root)
   # Shared-memory transports only: no network probing in containers.
@@ -138,7 +138,7 @@ case "$scenario" in
     ;;
   plain_c_alone | plain_c_mpirun)
     # (d): no MPI in the program; the module starts and stops MPI.
-    if readelf -d "$MT_BIN/plain_c" | grep -q "libmpi"; then
+    if readelf -d "$MT_BIN/plain_c" | grep "libmpi" > /dev/null; then
       fail "plain_c links an MPI library"
     fi
     run=alone
