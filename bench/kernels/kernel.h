@@ -16,7 +16,12 @@
 
 static uint64_t checksum_state = 1469598103934665603ULL;
 
-/* FNV-1a over \p n bytes at \p p. */
+/* FNV-1a over \p n bytes at \p p. Not inlined: inlined, its byte loop over
+ * the result arrays would join the kernel's last loop nest in one Polly
+ * SCoP, and with byte and double accesses to the same array Polly's
+ * in-bounds and no-alias assumptions come out infeasible and it dismisses
+ * the whole SCoP (clo, dro-l and dro-wp would then leave every nest
+ * in its original order). */
 __attribute__((noinline)) static void checksum_add(const void *p, size_t n) {
   const unsigned char *c = (const unsigned char *)p;
   uint64_t h = checksum_state;

@@ -5,7 +5,9 @@
  * Paper 1, Fig. 3: three nests touch the same disk-resident array, each over
  * a different part and in a different direction, so the original order keeps
  * going back to stripes it touched long ago. Row-wise fill, column-wise
- * sums, a row update using those sums, and a second column sweep.
+ * sums, a row update using those sums, and a second column sweep. The
+ * column sums accumulate into in-memory arrays inside the nest
+ * (colsum[j] += A[i][j]), so Polly keeps each sum in its original order.
  *===----------------------------------------------------------------------===*/
 #include "kernel.h"
 
@@ -13,7 +15,7 @@
 #define N 768
 #endif
 double A[N][N];
-double colsum[N], rowsum[N];
+double colsum[N], altsum[N / 2];
 #pragma iopoly disk_resident(A)
 
 int main(int argc, char **argv) {
@@ -21,24 +23,18 @@ int main(int argc, char **argv) {
   for (int i = 0; i < N; ++i)
     for (int j = 0; j < N; ++j)
       A[i][j] = (double)((i * 13 + j * 7) % 101) * 0.01;
-  for (int j = 0; j < N; ++j) { /* L2: columns */
-    double s = 0;
+  for (int j = 0; j < N; ++j) /* L2: columns */
     for (int i = 0; i < N; ++i)
-      s += A[i][j];
-    colsum[j] = s;
-  }
+      colsum[j] += A[i][j];
   for (int i = 0; i < N / 2; ++i) /* L3: the top half, row-wise */
     for (int j = 0; j < N; ++j)
       A[i][j] = A[i][j] * 0.5 + colsum[j] * 1e-3;
-  for (int j = 0; j < N; j += 2) { /* L4: every other column */
-    double s = 0;
+  for (int j = 0; j < N; j += 2) /* L4: every other column */
     for (int i = 0; i < N; ++i)
-      s += A[i][j];
-    rowsum[j / 2] = s;
-  }
+      altsum[j / 2] += A[i][j];
   CHECKSUM(A);
   CHECKSUM(colsum);
-  CHECKSUM(rowsum);
+  CHECKSUM(altsum);
   checksum_print();
   return 0;
 }
