@@ -234,7 +234,8 @@ std::string buildLocalitySets(polly::Scop &S, const isl::union_map &Deps, const 
     if (!Rest.is_empty())
       L.Nodes.push_back({isl::union_set(Rest), 0, statementName(Stmt) + " (no disk access)"});
   }
-  rebuildGraph(L, Deps);
+  if (L.Nodes.size() <= O.MaxNodes)
+    rebuildGraph(L, Deps);
   Out = std::move(L);
   return "";
 }

@@ -48,6 +48,7 @@ struct LocalityOptions {
   unsigned ChunksPerArray = 16; ///< stripe granularity: units per array
   unsigned MaxSplits = 8;       ///< node splits tried before merging
   unsigned MaxPoints = 4096;    ///< unit tuples enumerated per statement
+  unsigned MaxNodes = ~0u;      ///< more sets than this: no graph (the caller coarsens)
 };
 
 struct LocalityNode {
@@ -67,7 +68,8 @@ struct LocalitySets {
 };
 
 /// Builds the locality sets of the instances in \p Within (all of \p S when
-/// null) and the LSG over \p Deps. Returns "" or why the SCoP cannot be
+/// null) and the LSG over \p Deps (not when there are more than
+/// O.MaxNodes sets: the caller coarsens and asks again). Returns "" or why the SCoP cannot be
 /// handled (no disk-resident array, parametric array shape, too many sets).
 std::string buildLocalitySets(polly::Scop &S, const isl::union_map &Deps, const LocalityOptions &O,
                               const isl::union_set &Within, LocalitySets &Out);

@@ -59,13 +59,17 @@ std::vector<isl::union_set> regionsOf(polly::Scop &S, bool Whole) {
 }
 
 /// Whether the original schedule visits \p Set in more than one piece:
-/// some other instance runs after one instance of it and before another.
+/// some other instance runs after the first instance of it and before its
+/// last. Comparing the others with Set's first and last time stamps only
+/// (not with every instance) keeps this cheap.
 bool fragmented(const isl::union_map &Sched, const isl::union_set &Set, const isl::union_set &Others) {
   if (Others.is_empty())
     return false;
-  isl::union_map Mine = Sched.intersect_domain(Set), Theirs = Sched.intersect_domain(Others);
-  isl::union_map After = isl::manage(isl_union_map_lex_lt_union_map(Mine.copy(), Theirs.copy()));
-  isl::union_map Before = isl::manage(isl_union_map_lex_lt_union_map(Theirs.copy(), Mine.copy()));
+  isl::union_set Mine = Set.apply(Sched), Theirs = Others.apply(Sched);
+  isl::union_set First = isl::manage(isl_union_set_lexmin(Mine.copy()));
+  isl::union_set Last = isl::manage(isl_union_set_lexmax(Mine.copy()));
+  isl::union_map After = isl::manage(isl_union_set_lex_lt_union_set(First.release(), Theirs.copy()));
+  isl::union_map Before = isl::manage(isl_union_set_lex_lt_union_set(Theirs.release(), Last.release()));
   return !After.range().intersect(Before.domain()).is_empty();
 }
 
@@ -77,9 +81,13 @@ struct Plan {
 };
 
 /// The LSG schedule of one region; "Why" set when there is nothing to do.
-Plan planRegion(polly::Scop &S, const isl::union_map &Deps, const isl::union_set &Region, LocalitySets *Keep) {
+Plan planRegion(polly::Scop &S, const isl::union_map &AllDeps, const isl::union_set &Region, LocalitySets *Keep) {
   Plan P;
+  // Only the dependences inside the region make edges; fewer pieces for
+  // every composition below.
+  isl::union_map Deps = AllDeps.intersect_domain(Region).intersect_range(Region).coalesce();
   LocalityOptions O = localityOptions();
+  O.MaxNodes = maxSets();
   LocalitySets L;
   // Few large sets rather than many small ones: each set becomes a loop
   // nest of its own. Coarsen the chunks until the sets fit the budget.
