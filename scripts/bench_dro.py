@@ -349,20 +349,24 @@ def file_hash(path):
 
 
 def compile_times(bench, kernels):
-    """Median compile (-c) CPU seconds (user + system of the compiler and its
-    children; the wall seconds are kept too) of plain clang-19 and of
-    iopoly-clang in every mode, at the kernels' sizes and at 10x per
-    dimension. CPU time because other work shares the machine."""
+    """Compile (-c) CPU seconds (user + system of the compiler and its
+    children) of plain clang-19 and of iopoly-clang in every mode, at the
+    kernels' sizes and at 10x per dimension; the two sizes and all variants
+    alternate within each repetition, so that a change in the machine's load
+    hits them alike. The row's value is the minimum over the repetitions
+    (the run least disturbed by the other work on the machine); every
+    sample, CPU and wall, stays in the row."""
     cfg = bench.cfg
     rows = []
     variants = ["plain", "off"] + MODES
     for kernel in kernels:
-        for big in (False, True):
-            defs = bench.defs(kernel, big)
-            samples = {v: [] for v in variants}
-            walls = {v: [] for v in variants}
-            for rep in range(cfg.compile_reps):
-                log(f"  compile time: {kernel} {' '.join(defs)} repetition {rep + 1}/{cfg.compile_reps}")
+        sizes = [bench.defs(kernel, big) for big in (False, True)]
+        samples = [{v: [] for v in variants} for _ in sizes]
+        walls = [{v: [] for v in variants} for _ in sizes]
+        for rep in range(cfg.compile_reps):
+            log(f"  compile time: {kernel} {' '.join(sizes[0])} and {' '.join(sizes[1])}, "
+                f"repetition {rep + 1}/{cfg.compile_reps}")
+            for i, defs in enumerate(sizes):
                 for v in variants:
                     obj = os.path.join(cfg.work, "ct.o")
                     if v == "plain":
@@ -377,14 +381,16 @@ def compile_times(bench, kernels):
                         info = compile_kernel(cfg, kernel, v, defs, stripe_name(cfg.stripe), obj, remarks=False,
                                               only_compile=True)
                         wall, cpu, ok = info["seconds"], info["cpu_seconds"], info["ok"]
-                    samples[v].append(cpu if ok else None)
-                    walls[v].append(wall if ok else None)
-            row = {"kernel": kernel, "defs": defs, "big": big, "reps": cfg.compile_reps}
+                    samples[i][v].append(cpu if ok else None)
+                    walls[i][v].append(wall if ok else None)
+        for i, defs in enumerate(sizes):
+            row = {"kernel": kernel, "defs": defs, "big": i == 1, "reps": cfg.compile_reps, "statistic": "min"}
             for v in variants:
-                ok = [s for s in samples[v] if s is not None]
-                row[v] = statistics.median(ok) if len(ok) == len(samples[v]) else None
-                row[v + "_samples"] = samples[v]
-                row[v + "_wall_samples"] = walls[v]
+                ok = [x for x in samples[i][v] if x is not None]
+                row[v] = min(ok) if ok and len(ok) == len(samples[i][v]) else None
+                row[v + "_median"] = statistics.median(ok) if ok else None
+                row[v + "_samples"] = samples[i][v]
+                row[v + "_wall_samples"] = walls[i][v]
             rows.append(row)
     return rows
 
@@ -995,11 +1001,15 @@ def render(raw, out, have_plots):
 
     add(f"## 5. Compile time")
     add("")
+    stat = raw["compile"][0].get("statistic", "median") if raw["compile"] else "median"
     add(f"CPU seconds (user + system of the compiler processes; other work shares the machine, so CPU time rather "
-        f"than wall time), median of {cfg['compile_reps']} compiles (`-O2 -c`, no link) of each kernel: plain "
-        "`clang-19` without the plugin, `iopoly-clang` with mode=off (plugin loaded, nothing done) and in each "
-        "mode; at the sizes of the runs and with every array dimension x10 (100x the data of the 2-D arrays). The "
-        "ratio to plain clang-19 in parentheses; every sample and the wall times are in the raw data.")
+        f"than wall time), the {'minimum' if stat == 'min' else 'median'} of {cfg['compile_reps']} compiles "
+        "(`-O2 -c`, no link) of each kernel, the two sizes and all variants alternating within each repetition: "
+        "plain `clang-19` without the plugin, `iopoly-clang` with mode=off (plugin loaded, nothing done) and in "
+        "each mode; at the sizes of the runs and with every array dimension x10 (100x the data of the 2-D "
+        "arrays). The ratio to plain clang-19 in parentheses; every sample (CPU and wall) and the medians are in "
+        "the raw data. Samples of one compile vary by up to about a third on this shared machine: growth ratios "
+        "within 0.8x-1.25x, which plain clang-19 shows too, are noise.")
     add("")
     add("| kernel | sizes | clang-19 | off | lower | clo | dro-l | dro-wp | dro-wp / off |")
     add("|---|---|---|---|---|---|---|---|---|")
