@@ -49,11 +49,15 @@ def compile_kernel(args, kernel, mode, out, extra=()):
     return secs
 
 
-def run_kernel(args, exe, env_extra, workdir):
+def run_kernel(args, exe, env_extra, workdir, timeout=None):
+    """(wall seconds, checksum, stderr); (None, None, stderr) after `timeout` seconds."""
     env = dict(os.environ)
     env.update(env_extra)
     t0 = time.monotonic()
-    res = subprocess.run([exe], capture_output=True, text=True, env=env, cwd=workdir)
+    try:
+        res = subprocess.run([exe], capture_output=True, text=True, env=env, cwd=workdir, timeout=timeout)
+    except subprocess.TimeoutExpired as e:
+        return None, None, e.stderr or ""
     wall = time.monotonic() - t0
     if res.returncode != 0:
         raise RuntimeError(f"{exe} failed ({res.returncode}):\n{res.stderr}")
@@ -64,7 +68,9 @@ def run_kernel(args, exe, env_extra, workdir):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
-    ap.add_argument("--kernels", default="sweeps,transpose,stencil,matmul")
+    ap.add_argument("--kernels", default="sweeps,transpose,stencil,matmul,reductions,multisweep")
+    ap.add_argument("--run-timeout", type=float, help="stop a run after this many seconds and report it as "
+                    "such (a mode that thrashes the buffer can take very long with real I/O)")
     ap.add_argument("--modes", default="off,lower")
     ap.add_argument("--buffer-fraction", type=float, default=0.125)
     ap.add_argument("--stripe", default="64K")
@@ -102,10 +108,15 @@ def main():
                 env = {"IOPOLY_DIR": datadir, "IOPOLY_DISKS": str(args.disks), "IOPOLY_STRIPE": str(stripe),
                        "IOPOLY_BUFFER": str(buffer), "IOPOLY_DISK_MODEL": args.model, "IOPOLY_STATS": stats_file}
                 log(f"[{kernel}] running mode={mode} (data {data >> 10} KiB, buffer {buffer >> 10} KiB)")
-                wall, checksum, err = run_kernel(args, exe, env, work)
+                wall, checksum, err = run_kernel(args, exe, env, work, args.run_timeout)
                 row = {"kernel": kernel, "mode": mode, "data_bytes": data, "buffer_bytes": buffer,
                        "stripe_bytes": stripe, "disks": args.disks, "compile_seconds": compile_s,
                        "wall_seconds": wall, "checksum": checksum}
+                if wall is None:
+                    log(f"[{kernel}] mode={mode} stopped after {args.run_timeout:g} s")
+                    row["timeout"] = True
+                    rows.append(row)
+                    continue
                 if mode != "off":
                     st = json.load(open(stats_file))
                     for key in ("stripe_fetches", "distinct_stripes", "fetches_per_block", "modeled_io_seconds",
@@ -124,7 +135,10 @@ def main():
     print(hdr)
     print("-" * len(hdr))
     for r in rows:
-        if r["mode"] == "off":
+        if r.get("timeout"):
+            print(f"{r['kernel']:<10} {r['mode']:<7} {'-':>9} {'-':>9} {'-':>12} {'>' + format(args.run_timeout, 'g'):>8}"
+                  "  (stopped: --run-timeout)")
+        elif r["mode"] == "off":
             print(f"{r['kernel']:<10} {r['mode']:<7} {'-':>9} {'-':>9} {'-':>12} {r['wall_seconds']:>8.2f}  "
                   f"{r['checksum']}")
         else:
