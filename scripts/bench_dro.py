@@ -351,11 +351,11 @@ def file_hash(path):
 def compile_times(bench, kernels):
     """Compile (-c) CPU seconds (user + system of the compiler and its
     children) of plain clang-19 and of iopoly-clang in every mode, at the
-    kernels' sizes and at 10x per dimension; the two sizes and all variants
-    alternate within each repetition, so that a change in the machine's load
-    hits them alike. The row's value is the minimum over the repetitions
-    (the run least disturbed by the other work on the machine); every
-    sample, CPU and wall, stays in the row."""
+    kernels' sizes and at 10x per dimension. Within each repetition every
+    variant is compiled at both sizes back to back, so that the growth ratio
+    of each repetition compares two compiles under the same load; a row's
+    value is the median over the repetitions and its growth the median of
+    the per-repetition ratios. Every sample (CPU and wall) stays in the row."""
     cfg = bench.cfg
     rows = []
     variants = ["plain", "off"] + MODES
@@ -366,8 +366,8 @@ def compile_times(bench, kernels):
         for rep in range(cfg.compile_reps):
             log(f"  compile time: {kernel} {' '.join(sizes[0])} and {' '.join(sizes[1])}, "
                 f"repetition {rep + 1}/{cfg.compile_reps}")
-            for i, defs in enumerate(sizes):
-                for v in variants:
+            for v in variants:
+                for i, defs in enumerate(sizes):
                     obj = os.path.join(cfg.work, "ct.o")
                     if v == "plain":
                         cmd = ["clang-19", "-O2", "-c", *defs, os.path.join(KERNEL_DIR, kernel + ".c"), "-o", obj]
@@ -384,13 +384,15 @@ def compile_times(bench, kernels):
                     samples[i][v].append(cpu if ok else None)
                     walls[i][v].append(wall if ok else None)
         for i, defs in enumerate(sizes):
-            row = {"kernel": kernel, "defs": defs, "big": i == 1, "reps": cfg.compile_reps, "statistic": "min"}
+            row = {"kernel": kernel, "defs": defs, "big": i == 1, "reps": cfg.compile_reps, "statistic": "median"}
             for v in variants:
                 ok = [x for x in samples[i][v] if x is not None]
-                row[v] = min(ok) if ok and len(ok) == len(samples[i][v]) else None
-                row[v + "_median"] = statistics.median(ok) if ok else None
+                row[v] = statistics.median(ok) if ok and len(ok) == len(samples[i][v]) else None
                 row[v + "_samples"] = samples[i][v]
                 row[v + "_wall_samples"] = walls[i][v]
+                if i == 1:
+                    pairs = [b / a for a, b in zip(samples[0][v], samples[1][v]) if a and b]
+                    row[v + "_growth"] = statistics.median(pairs) if len(pairs) == cfg.compile_reps else None
             rows.append(row)
     return rows
 
@@ -582,6 +584,14 @@ def aggregates(rows, kernels, mode, base, match=lambda r: True):
             len(pairs))
 
 
+def growth(a, b, v):
+    """Compile time at 10x per dimension over the base size: the median of
+    the paired per-repetition ratios (older raw data: ratio of the values)."""
+    if b.get(v + "_growth") is not None:
+        return b[v + "_growth"]
+    return b[v] / a[v] if a.get(v) and b.get(v) else None
+
+
 def pct(v):
     return "-" if v is None else f"{100 * v:.1f}%"
 
@@ -770,9 +780,8 @@ def render(raw, out, have_plots):
     flat = []
     for k in kernels:
         a, b = ct.get((k, False)), ct.get((k, True))
-        if a and b and a.get("dro-wp") and b.get("dro-wp"):
-            flat.append((k, b["dro-wp"] / a["dro-wp"], (b["plain"] / a["plain"]) if a.get("plain") and b.get("plain")
-                         else None))
+        if a and b and growth(a, b, "dro-wp") is not None:
+            flat.append((k, growth(a, b, "dro-wp"), growth(a, b, "plain")))
     t1 = avg_lower is not None and avg_lower >= T_VS_LOWER
     t2 = avg_clo is not None and avg_clo >= T_VS_CLO
     t3 = bool(fpb_rows) and all(ok for *_, ok in fpb_rows)
@@ -1001,15 +1010,12 @@ def render(raw, out, have_plots):
 
     add(f"## 5. Compile time")
     add("")
-    stat = raw["compile"][0].get("statistic", "median") if raw["compile"] else "median"
     add(f"CPU seconds (user + system of the compiler processes; other work shares the machine, so CPU time rather "
-        f"than wall time), the {'minimum' if stat == 'min' else 'median'} of {cfg['compile_reps']} compiles "
-        "(`-O2 -c`, no link) of each kernel, the two sizes and all variants alternating within each repetition: "
-        "plain `clang-19` without the plugin, `iopoly-clang` with mode=off (plugin loaded, nothing done) and in "
-        "each mode; at the sizes of the runs and with every array dimension x10 (100x the data of the 2-D "
-        "arrays). The ratio to plain clang-19 in parentheses; every sample (CPU and wall) and the medians are in "
-        "the raw data. Samples of one compile vary by up to about a third on this shared machine: growth ratios "
-        "within 0.8x-1.25x, which plain clang-19 shows too, are noise.")
+        f"than wall time), median of {cfg['compile_reps']} compiles (`-O2 -c`, no link) of each kernel: plain "
+        "`clang-19` without the plugin, `iopoly-clang` with mode=off (plugin loaded, nothing done) and in each "
+        "mode; at the sizes of the runs and with every array dimension x10 (100x the data of the 2-D arrays). "
+        "The ratio to plain clang-19 in parentheses; every sample (CPU and wall) is in the raw data. Single "
+        "compiles vary by up to about a third on this shared machine.")
     add("")
     add("| kernel | sizes | clang-19 | off | lower | clo | dro-l | dro-wp | dro-wp / off |")
     add("|---|---|---|---|---|---|---|---|---|")
@@ -1021,7 +1027,9 @@ def render(raw, out, have_plots):
         add(f"| {r['kernel']} | `{' '.join(r['defs'])}` | " + " | ".join(c(v) for v in ["plain", "off"] + MODES) +
             f" | {(r['dro-wp'] / r['off']) if r.get('dro-wp') and r.get('off') else float('nan'):.1f}x |")
     add("")
-    add("Growth with 100x the data (compile time at 10x per dimension / at the run sizes):")
+    add("Growth with 100x the data (compile time at 10x per dimension / at the run sizes; each repetition "
+        "compiles both sizes back to back, and the ratio shown is the median of the per-repetition ratios; plain "
+        "clang-19, whose work does not depend on the sizes, shows the noise):")
     add("")
     add("| kernel | clang-19 | off | lower | clo | dro-l | dro-wp |")
     add("|---|---|---|---|---|---|---|")
@@ -1029,7 +1037,7 @@ def render(raw, out, have_plots):
         a, b = ct.get((k, False)), ct.get((k, True))
         if not a or not b:
             continue
-        add(f"| {k} | " + " | ".join(f"{b[v] / a[v]:.2f}x" if a.get(v) and b.get(v) else "-"
+        add(f"| {k} | " + " | ".join(f"{growth(a, b, v):.2f}x" if growth(a, b, v) is not None else "-"
                                      for v in ["plain", "off"] + MODES) + " |")
     add("")
     text = "\n".join(L) + "\n"
