@@ -25,8 +25,8 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Sizes where the plain kernel runs for a measurable time.
-KERNELS = [("sweeps", ["-DN=2048"]), ("transpose", ["-DN=2048"]), ("stencil", ["-DN=1536", "-DT=8"]),
-           ("matmul", ["-DN=768"])]
+KERNELS = [("sweeps", ["-DN=2048"]), ("transpose", ["-DN=2048"]), ("stencil", ["-DN=1536", "-DT=48"]),
+           ("matmul", ["-DN=1024"])]
 
 
 def timed(cmd, env=None, cwd=None):
