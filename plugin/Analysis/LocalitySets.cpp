@@ -133,6 +133,7 @@ std::string buildLocalitySets(polly::Scop &S, const isl::union_map &Deps, const 
     NextUnit = O.Disks;
     for (unsigned D = 0; D < O.Disks; ++D)
       L.UnitNames.push_back("disk " + std::to_string(D));
+    L.UnitBytes.assign(O.Disks, 0);
   }
   unsigned Budget = std::max(1u, 64u / static_cast<unsigned>(DiskArrays.size()));
   for (const polly::ScopArrayInfo *SAI : DiskArrays) {
@@ -153,6 +154,7 @@ std::string buildLocalitySets(polly::Scop &S, const isl::union_map &Deps, const 
       if (O.Gran != Granularity::Disk) {
         for (unsigned D = 0; D < O.Disks; ++D)
           L.UnitNames.push_back(SAI->getName() + " disk " + std::to_string(D));
+        L.UnitBytes.insert(L.UnitBytes.end(), O.Disks, 0);
         NextUnit += O.Disks;
       }
     } else {
@@ -165,9 +167,11 @@ std::string buildLocalitySets(polly::Scop &S, const isl::union_map &Deps, const 
         return "too many locality units";
       Unit = Byte.scale_down(isl::val(Ctx, static_cast<long>(O.Stripe * PerChunk))).floor();
       Unit = Unit.add_constant(isl::val(Ctx, NextUnit));
-      for (uint64_t C = 0; C < Chunks; ++C)
+      for (uint64_t C = 0; C < Chunks; ++C) {
         L.UnitNames.push_back(SAI->getName() + " stripes " + std::to_string(C * PerChunk) + ".." +
                               std::to_string(std::min(Stripes, (C + 1) * PerChunk) - 1));
+        L.UnitBytes.push_back((std::min(Stripes, (C + 1) * PerChunk) - C * PerChunk) * O.Stripe);
+      }
       NextUnit += static_cast<unsigned>(Chunks);
     }
     Units[SAI] = {SAI, isl::manage(isl_map_from_aff(Unit.release()))};

@@ -65,6 +65,7 @@ struct LocalitySets {
   unsigned Merges = 0; ///< cycles merged into one node
   std::vector<std::string> Arrays;      ///< disk-resident arrays of the SCoP
   std::vector<std::string> UnitNames;   ///< what each bit stands for
+  std::vector<uint64_t> UnitBytes;      ///< bytes of each unit's stripes, 0 if unknown (disks)
 };
 
 /// Builds the locality sets of the instances in \p Within (all of \p S when

@@ -51,6 +51,11 @@ static cl::opt<unsigned> MaxSetsOpt("iopoly-max-sets",
                                              "stripe granularity coarsens its chunks to stay below"),
                                     cl::init(40), cl::cat(IOPolyCategory));
 
+static cl::opt<std::string> BufferOpt("iopoly-buffer",
+                                      cl::desc("Stripe buffer the compiler may assume (K/M/G); dro-l/dro-wp do "
+                                               "not reorder when a locality set needs more (default: unknown)"),
+                                      cl::init(""), cl::cat(IOPolyCategory));
+
 // Test only (hidden, opt/-mllvm): proves that the legality check refuses
 // an order the LSG would never produce.
 static cl::opt<bool> ReverseOrderOpt("iopoly-debug-reverse-order", cl::Hidden,
@@ -92,18 +97,27 @@ uint64_t assumedStripe(std::string *Error) {
 }
 
 unsigned assumedDisks() { return DisksOpt ? DisksOpt : 1; }
+
+uint64_t assumedBuffer(std::string *Error) {
+  uint64_t B = 0;
+  if (BufferOpt.empty() || parseSize(BufferOpt, B))
+    return B;
+  if (Error)
+    *Error = "invalid iopoly buffer size '" + BufferOpt + "' (examples: 64M, 1G)";
+  return 0;
+}
 bool hoistEnabled() { return HoistOpt; }
 
 std::string applyPluginArg(StringRef Arg) {
   auto [Name, Value] = Arg.split('=');
   static const char *Known[] = {"mode", "stripe", "disks", "hoist", "granularity", "chunks", "max-splits",
-                                "max-sets"};
+                                "max-sets", "buffer"};
   bool IsKnown = false;
   for (const char *K : Known)
     IsKnown |= Name == K;
   if (!IsKnown || !Arg.contains('='))
     return ("unknown iopoly plugin argument '" + Arg +
-            "'; expected -fplugin-arg-iopoly-<name>=<value> with name one of mode, stripe, disks, hoist, granularity, chunks, max-splits, max-sets")
+            "'; expected -fplugin-arg-iopoly-<name>=<value> with name one of mode, stripe, disks, hoist, granularity, chunks, max-splits, max-sets, buffer")
         .str();
   // Check enumerated values here: cl would print its own message first.
   if (Name == "mode") {
@@ -129,6 +143,12 @@ std::string applyPluginArg(StringRef Arg) {
   if (Name == "stripe") {
     std::string E;
     assumedStripe(&E);
+    if (!E.empty())
+      return E;
+  }
+  if (Name == "buffer") {
+    std::string E;
+    assumedBuffer(&E);
     if (!E.empty())
       return E;
   }

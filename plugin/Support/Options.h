@@ -26,6 +26,8 @@ Mode mode();
 /// through \p Error and defaults used.
 uint64_t assumedStripe(std::string *Error = nullptr);
 unsigned assumedDisks();
+/// -iopoly-buffer: the stripe buffer the compiler may assume, 0 if unknown.
+uint64_t assumedBuffer(std::string *Error = nullptr);
 /// -iopoly-hoist: strip-mine loops at stripe boundaries.
 bool hoistEnabled();
 /// Whether the mode runs Polly before lowering (clo, dro-l, dro-wp).

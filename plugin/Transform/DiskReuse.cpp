@@ -105,6 +105,25 @@ Plan planRegion(polly::Scop &S, const isl::union_map &AllDeps, const isl::union_
     O.ChunksPerArray /= 2;
   }
   removeCycles(L, Deps, O);
+  // A set whose stripes do not fit the buffer the user told us about
+  // thrashes it in the new order, while the original order may stream.
+  if (uint64_t Buffer = assumedBuffer()) {
+    for (const LocalityNode &N : L.Nodes) {
+      uint64_t Bytes = 0;
+      bool Known = true;
+      for (unsigned U = 0; U < L.UnitBytes.size(); ++U)
+        if (N.Lambda >> U & 1) {
+          Bytes += L.UnitBytes[U];
+          Known &= L.UnitBytes[U] != 0;
+        }
+      if (Known && Bytes > Buffer) {
+        P.Why = "a locality set (" + N.Label + ") spans " + std::to_string(Bytes >> 10) +
+                " KiB of stripes, more than the assumed buffer of " + std::to_string(Buffer >> 10) +
+                " KiB (-iopoly-buffer)";
+        return P;
+      }
+    }
+  }
   std::vector<unsigned> Order = scheduleByHamming(L.Graph);
   if (debugReverseOrder())
     std::reverse(Order.begin(), Order.end());

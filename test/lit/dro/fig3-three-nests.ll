@@ -20,6 +20,13 @@
 ; RUN:   -passes=iopoly-dro-wp -pass-remarks=iopoly -disable-output %s 2>&1 | FileCheck %s --check-prefix=WP
 ; RUN: %opt_iopoly -iopoly-stripe=8K -iopoly-disks=4 -iopoly-granularity=disk \
 ; RUN:   -passes=iopoly-dro-wp -S %s | FileCheck %s --check-prefix=IR
+; With an assumed buffer (stripe granularity: every set spans one 8 KiB
+; stripe), a buffer that holds a set lets the order through; a smaller one
+; keeps the original order and says why.
+; RUN: %opt_iopoly -iopoly-stripe=8K -iopoly-disks=4 -iopoly-granularity=stripe -iopoly-buffer=8K \
+; RUN:   -passes=iopoly-dro-wp -pass-remarks=iopoly -disable-output %s 2>&1 | FileCheck %s --check-prefix=FITS
+; RUN: %opt_iopoly -iopoly-stripe=8K -iopoly-disks=4 -iopoly-granularity=stripe -iopoly-buffer=4K \
+; RUN:   -passes=iopoly-dro-wp -pass-remarks-missed=iopoly -disable-output %s 2>&1 | FileCheck %s --check-prefix=TOOBIG
 
 ; CHECK: locality sets (12), splits 0, merges 0:
 ; CHECK: LSG edges: N0->N4 N1->N5 N2->N6 N3->N7 N4->N8 N5->N9 N6->N10 N7->N11
@@ -39,6 +46,9 @@
 ; CHECK-NEXT: total Hamming distance: 6 (original order 22), fragmented sets 4
 
 ; WP: remark: {{.*}}dro-wp: reordered the loops here by locality sets: 12 sets (0 split, 0 merged), 4 of them visited in pieces before; disk state changes 30 -> 6
+
+; FITS: dro-wp: reordered the loops here by locality sets: 12 sets
+; TOOBIG: disk-reuse schedule not applied to the loops here: a locality set (Stmt{{[0-9]+}}) spans 8 KiB of stripes, more than the assumed buffer of 4 KiB (-iopoly-buffer)
 
 ; Polly generated the new loops: the original ones are kept only behind
 ; its run-time check.
