@@ -52,6 +52,10 @@ _spec = importlib.util.spec_from_file_location("run_kernels", os.path.join(ROOT,
 _rk = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_rk)
 parse_size = _rk.parse_size
+# The ELF reader of the random differential test (test/random/run_random.py).
+_rr_spec = importlib.util.spec_from_file_location("run_random", os.path.join(ROOT, "test", "random", "run_random.py"))
+_rr = importlib.util.module_from_spec(_rr_spec)
+_rr_spec.loader.exec_module(_rr)
 
 MODES = ["lower", "clo", "dro-l", "dro-wp"]
 
@@ -150,29 +154,10 @@ def schedule_summary(mode, remarks):
 
 
 def elf_code(path):
-    """The executable sections of an ELF64 file: what tells whether two builds
-    differ in their machine code."""
-    import struct
-    with open(path, "rb") as f:
-        elf = f.read()
-    if elf[:4] != b"\x7fELF" or elf[4] != 2:
-        return None
-    order = "<" if elf[5] == 1 else ">"
-    shoff, = struct.unpack_from(order + "Q", elf, 0x28)
-    shentsize, shnum, shstrndx = struct.unpack_from(order + "HHH", elf, 0x3A)
-
-    def section(k):
-        name, _, flags, _, off, size = struct.unpack_from(order + "IIQQQQ", elf, shoff + k * shentsize)
-        return name, flags, off, size
-
-    _, _, stroff, _ = section(shstrndx)
-    code = []
-    for k in range(shnum):
-        name, flags, off, size = section(k)
-        if flags & 0x4:  # SHF_EXECINSTR
-            end = elf.index(b"\0", stroff + name)
-            code.append(elf[stroff + name:end] + b":" + elf[off:off + size])
-    return hashlib.sha256(b"\n".join(code)).hexdigest()
+    """A hash of the machine code of an ELF64 file (the random test's reader),
+    what tells whether two builds differ in their code."""
+    code = _rr.machine_code(path)
+    return None if code is None else hashlib.sha256(code).hexdigest()
 
 
 def compile_kernel(cfg, kernel, mode, defs, stripe, out, extra=(), remarks=True, only_compile=False):
