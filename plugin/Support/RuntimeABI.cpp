@@ -24,10 +24,19 @@ RuntimeABI::RuntimeABI(Module &M) {
   Type *I64 = Type::getInt64Ty(C), *I32 = Type::getInt32Ty(C), *Ptr = PointerType::getUnqual(C);
   Type *VoidTy = Type::getVoidTy(C);
   Window = StructType::getTypeByName(C, "struct.iopoly_window");
-  if (!Window)
-    Window = StructType::create(
-        C, {I64, I64, I64, Ptr, I64, I64, Ptr, Ptr, I64, I32, I32, I32, ArrayType::get(Type::getInt8Ty(C), 64)},
-        "struct.iopoly_window");
+  if (!Window) {
+    // The C struct aligns its bounce buffer to 64 bytes; an IR byte array
+    // does not, so the gap before it is spelled out.
+    constexpr uint64_t FlagsEnd = offsetof(iopoly_window, flags) + sizeof(uint32_t);
+    constexpr uint64_t Gap = offsetof(iopoly_window, bounce) - FlagsEnd;
+    static_assert(sizeof(iopoly_window) == offsetof(iopoly_window, bounce) + IOPOLY_MAX_ACCESS,
+                  "the window ends with its bounce buffer");
+    Type *Bytes = Type::getInt8Ty(C);
+    Window = StructType::create(C,
+                                {I64, I64, I64, Ptr, I64, I64, Ptr, Ptr, I64, I32, I32, I32, ArrayType::get(Bytes, Gap),
+                                 ArrayType::get(Bytes, IOPOLY_MAX_ACCESS)},
+                                "struct.iopoly_window");
+  }
   Translate = declare(M, "__iopoly_translate", FunctionType::get(Ptr, {Ptr, Ptr, I64, I32}, false), true);
   Commit = declare(M, "__iopoly_commit", FunctionType::get(VoidTy, {Ptr}, false), true);
   WindowRelease = declare(M, "__iopoly_window_release", FunctionType::get(VoidTy, {Ptr}, false), true);
@@ -47,7 +56,7 @@ AllocaInst *RuntimeABI::createWindow(Function &F, bool Pinned) const {
   B.CreateStore(B.getInt64(0), B.CreateStructGEP(Window, W, FieldLimit));
   B.CreateStore(ConstantPointerNull::get(B.getPtrTy()), B.CreateStructGEP(Window, W, FieldArray));
   B.CreateStore(B.getInt32(0), B.CreateStructGEP(Window, W, FieldBounceLen));
-  B.CreateStore(B.getInt32(Pinned ? 1 : 0), B.CreateStructGEP(Window, W, FieldFlags));
+  B.CreateStore(B.getInt32(Pinned ? IOPOLY_WINDOW_PINNED : 0), B.CreateStructGEP(Window, W, FieldFlags));
   return W;
 }
 

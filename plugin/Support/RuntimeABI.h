@@ -2,29 +2,33 @@
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Mirrors runtime/Lowered.h: the window struct of a lowered access site and
-// the functions lowered code calls. Keep the two files in step.
+// The IR form of include/iopoly/abi.h, the one definition of the window of a
+// lowered access site and the functions lowered code calls. The constants
+// come from that header; test/plugin-unit/AbiLayoutTest.cpp checks the IR
+// struct's layout against its offsetof.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IOPOLY_PLUGIN_SUPPORT_RUNTIMEABI_H
 #define IOPOLY_PLUGIN_SUPPORT_RUNTIMEABI_H
+
+#include "iopoly/abi.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 
 namespace iopoly {
 
-/// Largest access (bytes) the inline fast path serves (IOPOLY_MAX_ACCESS).
-constexpr uint64_t MaxInlineAccess = 64;
-/// Attach modes (IOPOLY_READ / IOPOLY_WRITE of iopoly.h).
-constexpr int ModeRead = 1, ModeWrite = 2;
+/// Largest access (bytes) the inline fast path serves.
+constexpr uint64_t MaxInlineAccess = IOPOLY_MAX_ACCESS;
+/// Attach modes of __iopoly_translate.
+constexpr int ModeRead = IOPOLY_READ, ModeWrite = IOPOLY_WRITE;
 
 struct RuntimeABI {
   explicit RuntimeABI(llvm::Module &M);
 
   /// struct iopoly_window { i64 lo, limit, delta; ptr array; i64 stripe,
   ///   run; ptr next, prev; i64 bounce_addr; i32 bounce_len, mode, flags;
-  ///   [64 x i8] bounce } align 64
+  ///   [gap x i8]; [64 x i8] bounce }, allocated with align 64
   llvm::StructType *Window;
   llvm::FunctionCallee Translate;     ///< ptr (ptr win, ptr p, i64 len, i32 mode)
   llvm::FunctionCallee Commit;        ///< void (ptr win)
@@ -35,8 +39,24 @@ struct RuntimeABI {
   llvm::FunctionCallee Memcpy;        ///< void (ptr, ptr, i64)
   llvm::FunctionCallee Memmove;       ///< void (ptr, ptr, i64)
 
-  /// Field indices of Window.
-  enum : unsigned { FieldLo = 0, FieldLimit = 1, FieldDelta = 2, FieldArray = 3, FieldBounceLen = 9, FieldFlags = 11 };
+  /// Field indices of Window, in the member order of struct iopoly_window.
+  enum : unsigned {
+    FieldLo,
+    FieldLimit,
+    FieldDelta,
+    FieldArray,
+    FieldStripe,
+    FieldRun,
+    FieldNext,
+    FieldPrev,
+    FieldBounceAddr,
+    FieldBounceLen,
+    FieldMode,
+    FieldFlags,
+    FieldAlignGap, ///< padding up to the 64-byte aligned bounce buffer
+    FieldBounce,
+    NumFields
+  };
 
   /// A new, empty window in \p F's entry block (limit 0 fails every fast
   /// test; nothing attached). The caller must release it at every exit.

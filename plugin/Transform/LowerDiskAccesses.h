@@ -5,7 +5,7 @@
 // Every load and store whose address derives from a disk-resident pointer
 // (a slot of DiskGlobals, a marker of MarkDiskResident, or a parameter that
 // receives one, followed through GEPs, phis, selects and calls inside the
-// module) is rewritten to go through a window (runtime/Lowered.h):
+// module) is rewritten to go through a window (include/iopoly/abi.h):
 //
 //     off = p - win.lo
 //     if (off < win.limit)   q = p + win.delta        ; fast: no call

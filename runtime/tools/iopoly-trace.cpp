@@ -8,7 +8,7 @@
 //              write-backs (the default)
 //
 //===----------------------------------------------------------------------===//
-#include "Trace.h"
+#include "core/Trace.h"
 
 #include <cstdio>
 #include <cstring>

@@ -9,8 +9,8 @@
 // corrupting anything.
 //
 //===----------------------------------------------------------------------===//
-#include "Arena.h"
-#include "Array.h"
+#include "memory/Arena.h"
+#include "core/Array.h"
 
 #include "iopoly.h"
 

@@ -6,7 +6,7 @@
 #ifndef IOPOLY_TEST_BUFFERHARNESS_H
 #define IOPOLY_TEST_BUFFERHARNESS_H
 
-#include "StripeBuffer.h"
+#include "core/StripeBuffer.h"
 
 #include <memory>
 

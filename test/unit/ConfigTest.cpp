@@ -8,7 +8,7 @@
 // through an EnvLookup over a map, so the process environment is not used.
 //
 //===----------------------------------------------------------------------===//
-#include "Config.h"
+#include "core/Config.h"
 
 #include <gtest/gtest.h>
 

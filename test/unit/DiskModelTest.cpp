@@ -8,7 +8,7 @@
 // times.
 //
 //===----------------------------------------------------------------------===//
-#include "DiskModel.h"
+#include "io/DiskModel.h"
 
 #include <gtest/gtest.h>
 

@@ -20,7 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "BufferHarness.h"
-#include "Seeker.h"
+#include "core/Seeker.h"
 #include "TestBackends.h"
 
 #include "iopoly.h"

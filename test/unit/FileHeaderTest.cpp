@@ -8,7 +8,7 @@
 // array names that would be unsafe as file names are rejected.
 //
 //===----------------------------------------------------------------------===//
-#include "FileHeader.h"
+#include "core/FileHeader.h"
 
 #include <gtest/gtest.h>
 

@@ -7,7 +7,7 @@
 // jobs submitted after stop() and in inline mode run on the caller.
 //
 //===----------------------------------------------------------------------===//
-#include "IOWorkers.h"
+#include "io/IOWorkers.h"
 
 #include <gtest/gtest.h>
 

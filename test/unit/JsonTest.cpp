@@ -7,7 +7,7 @@
 // keep their sign and precision, and non-finite doubles become null.
 //
 //===----------------------------------------------------------------------===//
-#include "Json.h"
+#include "core/Json.h"
 
 #include <gtest/gtest.h>
 

@@ -8,7 +8,7 @@
 // permutation), and every layout is a bijection onto the file's bytes.
 //
 //===----------------------------------------------------------------------===//
-#include "Layout.h"
+#include "core/Layout.h"
 
 #include <gtest/gtest.h>
 

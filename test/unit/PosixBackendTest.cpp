@@ -9,8 +9,8 @@
 // under, regular files.
 //
 //===----------------------------------------------------------------------===//
-#include "Backend.h"
-#include "Config.h"
+#include "io/Backend.h"
+#include "core/Config.h"
 
 #include "TestTemp.h"
 

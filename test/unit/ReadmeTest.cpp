@@ -2,11 +2,11 @@
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// The variable table of runtime/Config.cpp is the truth; the README is the
+// The variable table of runtime/core/Config.cpp is the truth; the README is the
 // user's manual. A variable added to one and not the other fails here.
 //
 //===----------------------------------------------------------------------===//
-#include "Config.h"
+#include "core/Config.h"
 
 #include <gtest/gtest.h>
 
@@ -38,5 +38,5 @@ TEST(Readme, DocumentsNoVariableThatDoesNotExist) {
     Known.insert(D.Name);
   std::regex Row("\\| `(IOPOLY_[A-Z_]+)` \\|");
   for (std::sregex_iterator It(R.begin(), R.end(), Row), End; It != End; ++It)
-    EXPECT_TRUE(Known.count((*It)[1])) << (*It)[1] << " is in the README table but not in runtime/Config.cpp";
+    EXPECT_TRUE(Known.count((*It)[1])) << (*It)[1] << " is in the README table but not in runtime/core/Config.cpp";
 }

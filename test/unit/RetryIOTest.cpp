@@ -9,7 +9,7 @@
 // each call's result exactly.
 //
 //===----------------------------------------------------------------------===//
-#include "RetryIO.h"
+#include "io/RetryIO.h"
 
 #include "TestBackends.h"
 

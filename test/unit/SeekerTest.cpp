@@ -10,7 +10,7 @@
 // are reported, and every pin is back to zero at close.
 //
 //===----------------------------------------------------------------------===//
-#include "Seeker.h"
+#include "core/Seeker.h"
 
 #include "BufferHarness.h"
 #include "TestBackends.h"

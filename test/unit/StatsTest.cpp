@@ -7,7 +7,7 @@
 // kept by name), and reset() clears counters and bits but keeps the disks.
 //
 //===----------------------------------------------------------------------===//
-#include "Stats.h"
+#include "core/Stats.h"
 
 #include <gtest/gtest.h>
 

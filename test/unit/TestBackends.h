@@ -11,8 +11,8 @@
 #ifndef IOPOLY_TEST_TESTBACKENDS_H
 #define IOPOLY_TEST_TESTBACKENDS_H
 
-#include "Array.h"
-#include "Backend.h"
+#include "core/Array.h"
+#include "io/Backend.h"
 
 #include <cerrno>
 #include <cstring>

@@ -8,7 +8,7 @@
 // write), prefetches, evictions and write-backs in program order.
 //
 //===----------------------------------------------------------------------===//
-#include "Trace.h"
+#include "core/Trace.h"
 
 #include "BufferHarness.h"
 #include "TestBackends.h"

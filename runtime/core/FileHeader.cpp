@@ -1,0 +1,137 @@
+//===- FileHeader.cpp - Self-describing header of a disk file --------------===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+#include "core/FileHeader.h"
+
+#include <cstring>
+#include <sstream>
+
+namespace iopoly {
+
+static const char Magic[] = "IOPOLY-ARRAY 1";
+
+std::string FileHeader::encode() const {
+  std::ostringstream OS;
+  OS << Magic << "\n";
+  OS << "name " << Name << "\n";
+  OS << "elem_size " << Geo.ElemSize << "\n";
+  OS << "dims";
+  for (size_t D : Geo.Dims)
+    OS << " " << D;
+  OS << "\nlayout";
+  for (int L : Geo.Layout)
+    OS << " " << L;
+  OS << "\nstripe " << Geo.StripeSize << "\n";
+  OS << "disks " << Geo.NumDisks << "\n";
+  OS << "disk " << DiskIndex << "\n";
+  OS << "bytes " << Geo.TotalBytes << "\n";
+  OS << "end\n";
+  std::string S = OS.str();
+  S.resize(HeaderBytes, '\0');
+  return S;
+}
+
+Status FileHeader::decode(const char *Bytes, size_t Size, FileHeader &Out) {
+  std::string Text(Bytes, strnlen(Bytes, Size));
+  std::istringstream IS(Text);
+  std::string Line;
+  if (!std::getline(IS, Line) || Line != Magic)
+    return Status::error("not an iopoly array file (bad magic)");
+  FileHeader H;
+  std::vector<size_t> Dims;
+  std::vector<int> Layout;
+  size_t Elem = 0, Stripe = 0, Disks = 0, Bytes_ = 0;
+  bool Ended = false;
+  while (std::getline(IS, Line)) {
+    std::istringstream LS(Line);
+    std::string Key;
+    LS >> Key;
+    if (Key == "name")
+      LS >> H.Name;
+    else if (Key == "elem_size")
+      LS >> Elem;
+    else if (Key == "dims") {
+      size_t D;
+      while (LS >> D)
+        Dims.push_back(D);
+    } else if (Key == "layout") {
+      int L;
+      while (LS >> L)
+        Layout.push_back(L);
+    } else if (Key == "stripe")
+      LS >> Stripe;
+    else if (Key == "disks")
+      LS >> Disks;
+    else if (Key == "disk")
+      LS >> H.DiskIndex;
+    else if (Key == "bytes")
+      LS >> Bytes_;
+    else if (Key == "end") {
+      Ended = true;
+      break;
+    } else
+      return Status::error(format("unknown header field '%s'", Key.c_str()));
+    if (LS.fail() && !LS.eof())
+      return Status::error(format("malformed header line '%s'", Line.c_str()));
+  }
+  if (!Ended)
+    return Status::error("truncated header");
+  if (Dims.size() != Layout.size() || Stripe == 0 || Disks == 0)
+    return Status::error("inconsistent header");
+  if (Status S = Geometry::make(Elem, static_cast<int>(Dims.size()), Dims.data(),
+                                Layout.data(), Stripe, Disks, H.Geo))
+    return Status::error("bad header: " + S.message());
+  if (H.Geo.TotalBytes != Bytes_)
+    return Status::error("header byte count does not match its dims");
+  if (H.DiskIndex >= Disks)
+    return Status::error("header disk index out of range");
+  Out = std::move(H);
+  return {};
+}
+
+std::string FileHeader::mismatch(const FileHeader &O) const {
+  auto Diff = [](const char *What, const std::string &File, const std::string &Now) {
+    return format("%s: the file has %s, the current setting is %s", What,
+                  File.c_str(), Now.c_str());
+  };
+  if (O.Name != Name)
+    return Diff("array name", O.Name, Name);
+  if (O.Geo.ElemSize != Geo.ElemSize)
+    return Diff("element size", std::to_string(O.Geo.ElemSize), std::to_string(Geo.ElemSize));
+  if (O.Geo.Dims != Geo.Dims)
+    return Diff("dims", O.Geo.dimsString(), Geo.dimsString());
+  if (O.Geo.Layout != Geo.Layout)
+    return Diff("file layout", O.Geo.layoutString(), Geo.layoutString());
+  if (O.Geo.StripeSize != Geo.StripeSize)
+    return Diff("stripe size (IOPOLY_STRIPE)", std::to_string(O.Geo.StripeSize),
+                std::to_string(Geo.StripeSize));
+  if (O.Geo.NumDisks != Geo.NumDisks)
+    return Diff("disk count (IOPOLY_DISKS)", std::to_string(O.Geo.NumDisks),
+                std::to_string(Geo.NumDisks));
+  if (O.DiskIndex != DiskIndex)
+    return Diff("disk index (disk directories listed in another order?)",
+                std::to_string(O.DiskIndex), std::to_string(DiskIndex));
+  return "";
+}
+
+Status checkArrayName(const char *Name) {
+  if (!Name || !*Name)
+    return Status::error("array name is empty");
+  size_t Len = std::strlen(Name);
+  if (Len > 200)
+    return Status::error(format("array name '%.40s...' is longer than 200 characters", Name));
+  if (Name[0] == '.')
+    return Status::error(format("array name '%s' starts with '.'", Name));
+  for (const char *P = Name; *P; ++P) {
+    char C = *P;
+    bool Ok = (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') ||
+              (C >= '0' && C <= '9') || C == '_' || C == '-' || C == '.';
+    if (!Ok)
+      return Status::error(format("array name '%s' contains '%c' (allowed: letters, digits, _ - .)", Name, C));
+  }
+  return {};
+}
+
+} // namespace iopoly

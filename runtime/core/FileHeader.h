@@ -1,0 +1,41 @@
+//===- FileHeader.h - Self-describing header of a disk file -----*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Each disk file starts with a HeaderBytes-long, human-readable header
+// ("head -c 512 disk0/A.iop" shows it): the array's name, element size,
+// dims, file layout, stripe size, disk count and the disk index of this
+// file. Reopening with different settings is detected by comparing it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IOPOLY_RUNTIME_FILEHEADER_H
+#define IOPOLY_RUNTIME_FILEHEADER_H
+
+#include "core/Layout.h"
+
+#include <string>
+
+namespace iopoly {
+
+struct FileHeader {
+  std::string Name;
+  Geometry Geo;
+  size_t DiskIndex = 0;
+
+  /// Serializes into exactly HeaderBytes bytes (zero padded).
+  std::string encode() const;
+  /// Parses \p Bytes (HeaderBytes long); the error says what is wrong.
+  static Status decode(const char *Bytes, size_t Size, FileHeader &Out);
+  /// Empty if \p Other describes the same array file, else a sentence that
+  /// names the first difference with both values ("stripe size: file has
+  /// 65536, current setting is 4096").
+  std::string mismatch(const FileHeader &Other) const;
+};
+
+/// Array names are used as file names: letters, digits, '_', '-', '.'
+/// (not leading), at most 200 characters.
+Status checkArrayName(const char *Name);
+
+} // namespace iopoly
+
+#endif

@@ -1,0 +1,605 @@
+//===- StripeBuffer.cpp - The LRU stripe buffer with pinning ---------------===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+#include "core/StripeBuffer.h"
+
+#include "iopoly.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <sys/mman.h>
+
+namespace iopoly {
+
+StripeBuffer::StripeBuffer(const BufferEnv &E)
+    : Env(E), Frames(E.NumFrames), Memory(E.NumFrames, E.StripeSize), Start(std::chrono::steady_clock::now()) {
+  FreeList.reserve(E.NumFrames);
+  // Free frames are handed out from the back: keep frame 0 first.
+  for (size_t I = E.NumFrames; I-- > 0;) {
+    Frames[I].Data = Memory.frame(I);
+    FreeList.push_back(&Frames[I]);
+  }
+}
+
+StripeBuffer::~StripeBuffer() = default;
+
+void StripeBuffer::syncView(Frame *F) {
+  if (!F->Owner || !Memory.hasViews(*F->Owner))
+    return;
+  ViewState Want = F->State != FrameState::Ready ? ViewState::None
+                   : F->Dirty                    ? ViewState::ReadWrite
+                                                 : ViewState::ReadOnly;
+  Memory.setView(*F->Owner, F->Stripe, static_cast<size_t>(F - Frames.data()), F->View, Want);
+  F->View = Want;
+}
+
+void StripeBuffer::dropView(Frame *F) {
+  if (F->Owner && F->View != ViewState::None)
+    Memory.setView(*F->Owner, F->Stripe, static_cast<size_t>(F - Frames.data()), F->View, ViewState::None);
+  F->View = ViewState::None;
+}
+
+void StripeBuffer::lruUnlink(Frame *F) {
+  if (!F->InLru)
+    return;
+  (F->Prev ? F->Prev->Next : LruHead) = F->Next;
+  (F->Next ? F->Next->Prev : LruTail) = F->Prev;
+  F->Prev = F->Next = nullptr;
+  F->InLru = false;
+}
+
+void StripeBuffer::lruPushBack(Frame *F) {
+  F->Prev = LruTail;
+  F->Next = nullptr;
+  (LruTail ? LruTail->Next : LruHead) = F;
+  LruTail = F;
+  F->InLru = true;
+}
+
+void StripeBuffer::lruPushFront(Frame *F) {
+  F->Prev = nullptr;
+  F->Next = LruHead;
+  (LruHead ? LruHead->Prev : LruTail) = F;
+  LruHead = F;
+  F->InLru = true;
+}
+
+void StripeBuffer::trace(uint8_t Kind, const iopoly_array *A, size_t S) {
+  if (!Env.Trace.active())
+    return;
+  TraceEvent E;
+  E.Kind = Kind;
+  E.Disk = static_cast<uint16_t>(A->Geo.diskOf(S));
+  E.Array = A->Id;
+  E.Stripe = S;
+  E.TimeNs = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                       std::chrono::steady_clock::now() - Start)
+                                       .count());
+  Env.Trace.event(E);
+}
+
+Status StripeBuffer::bufferFullError(const iopoly_array *A, size_t S) {
+  std::map<std::string, size_t> Holders;
+  for (const Frame &F : Frames)
+    if (F.Pins && F.Owner)
+      Holders[F.Owner->Name] += 1;
+  std::string Who;
+  for (const auto &KV : Holders)
+    Who += format("%s'%s' %zu", Who.empty() ? "" : ", ", KV.first.c_str(), KV.second);
+  return Status::error(format(
+      "stripe buffer full: cannot bring in block %zu of array '%s' because all %zu frames are attached "
+      "(%s); release blocks first or raise IOPOLY_BUFFER (now %zu bytes of %zu-byte stripes)",
+      S, A->Name.c_str(), Frames.size(), Who.c_str(), Frames.size() * Env.StripeSize, Env.StripeSize));
+}
+
+Status StripeBuffer::takeVictim(Lock &L, bool Wait, Frame *&V) {
+  while (true) {
+    if (!FreeList.empty()) {
+      V = FreeList.back();
+      FreeList.pop_back();
+      return {};
+    }
+    Frame *H = LruHead;
+    if (!H)
+      return Status::error("full"); // caller words the message
+    if (H->State != FrameState::Ready || H->Flushing) {
+      // A prefetch or flush still in flight at the LRU end: it is the
+      // victim LRU names, so wait for it rather than pick another one.
+      if (!Wait)
+        return Status::error("busy");
+      CV.wait(L);
+      continue;
+    }
+    lruUnlink(H);
+    V = H;
+    return {};
+  }
+}
+
+StripeBuffer::Replacement StripeBuffer::beginReplace(Frame *V, iopoly_array *A,
+                                                     size_t S, bool Pin,
+                                                     bool SkipRead,
+                                                     bool IsPrefetch) {
+  Counters &C = Env.Counters.C;
+  DiskModel &M = Env.Model;
+  Replacement R{V, A, S, false, SkipRead, 0, 0};
+  double Issue = M.appClock();
+  if (V->Owner) {
+    dropView(V);
+    C.Evictions++;
+    if (V->Prefetched)
+      C.PrefetchWasted++;
+    trace(TraceEvict, V->Owner, V->Stripe);
+    if (V->Dirty) {
+      R.WriteBack = true;
+      V->OldOwner = V->Owner;
+      V->OldStripe = V->Stripe;
+      size_t D = V->Owner->Geo.diskOf(V->Stripe);
+      DiskModel::Request W = M.submit(D, V->Owner->fileId(D), V->Owner->Geo.fileOffset(V->Stripe),
+                                      Env.StripeSize, Issue);
+      R.WriteService = W.Service;
+      // The frame can be refilled only once its old contents are out.
+      Issue = W.Done;
+      // Counted when issued (deterministic); taken back if the write fails.
+      C.Writebacks++;
+      C.BytesWritten += Env.StripeSize;
+      C.PerDisk[D].Writes++;
+      C.PerDisk[D].BytesWritten += Env.StripeSize;
+      trace(TraceWriteback | TraceWrite, V->Owner, V->Stripe);
+    } else {
+      V->Owner->Table.set(V->Stripe, nullptr);
+    }
+  }
+  V->Owner = A;
+  V->Stripe = S;
+  V->Pins = Pin ? 1 : 0;
+  PinnedFrames += V->Pins;
+  C.PeakPinned = std::max<uint64_t>(C.PeakPinned, PinnedFrames);
+  V->Dirty = false;
+  V->WriteHeld = false;
+  V->Prefetched = IsPrefetch;
+  V->State = R.WriteBack ? FrameState::Writing : FrameState::Loading;
+  A->Table.set(S, V);
+  size_t D = A->Geo.diskOf(S);
+  if (SkipRead) {
+    C.Overwrites++;
+    V->ReadyAt = Issue;
+  } else if (A->zeroOnDisk(S)) {
+    // Never written since the file was created: zeros, no disk request.
+    C.ZeroFills++;
+    R.SkipRead = true;
+    V->ReadyAt = Issue;
+  } else {
+    DiskModel::Request Rd = M.submit(D, A->fileId(D), A->Geo.fileOffset(S), Env.StripeSize, Issue);
+    V->ReadyAt = Rd.Done;
+    R.ReadService = Rd.Service;
+    C.Fetches++;
+    C.BytesRead += Env.StripeSize;
+    C.PerDisk[D].Fetches++;
+    C.PerDisk[D].BytesRead += Env.StripeSize;
+    if (A->Fetched)
+      Stats::markFetched(*A->Fetched, S);
+  }
+  return R;
+}
+
+Status StripeBuffer::runReplace(const Replacement &R) {
+  Frame *F = R.F;
+  if (R.WriteBack) {
+    Status W = Env.IO.write(*F->OldOwner, F->OldStripe, F->Data, R.WriteService);
+    std::lock_guard<std::mutex> G(Mu);
+    Counters &C = Env.Counters.C;
+    size_t OD = F->OldOwner->Geo.diskOf(F->OldStripe);
+    if (W) {
+      // Keep the only copy of the old data: the frame reverts to its old,
+      // still dirty, stripe and the new stripe is not brought in.
+      C.WriteErrors++;
+      C.Writebacks--;
+      C.BytesWritten -= Env.StripeSize;
+      C.PerDisk[OD].Writes--;
+      C.PerDisk[OD].BytesWritten -= Env.StripeSize;
+      R.A->Table.set(R.S, nullptr);
+      F->Owner = F->OldOwner;
+      F->Stripe = F->OldStripe;
+      F->OldOwner = nullptr;
+      F->Dirty = true;
+      F->WriteHeld = false; // set for the new stripe by pinAhead, not held now
+      PinnedFrames -= F->Pins ? 1 : 0;
+      PinnedFrames -= F->Pins ? 1 : 0;
+    F->Pins = 0;
+      F->Prefetched = false;
+      F->State = FrameState::Ready;
+      syncView(F);
+      if (!F->InLru)
+        lruPushBack(F);
+      CV.notify_all();
+      return Status::error(format("cannot make room for block %zu of array '%s': write-back of block %zu of "
+                                  "array '%s' failed (the data stays in the buffer): %s",
+                                  R.S, R.A->Name.c_str(), F->Stripe, F->Owner->Name.c_str(),
+                                  W.message().c_str()));
+    }
+    F->OldOwner->Table.set(F->OldStripe, nullptr);
+    F->OldOwner->writtenToDisk(F->OldStripe);
+    F->OldOwner = nullptr;
+    F->State = FrameState::Loading;
+    CV.notify_all();
+  }
+  Status Rd;
+  if (R.SkipRead)
+    std::memset(F->Data, 0, Env.StripeSize);
+  else
+    Rd = Env.IO.read(*R.A, R.S, F->Data, R.ReadService);
+  std::lock_guard<std::mutex> G(Mu);
+  if (Rd) {
+    Env.Counters.C.ReadErrors++;
+    R.A->Table.set(R.S, nullptr);
+    lruUnlink(F);
+    F->Owner = nullptr;
+    F->Pins = 0;
+    F->Prefetched = false;
+    F->State = FrameState::Free;
+    FreeList.push_back(F);
+    CV.notify_all();
+    return Status::error(format("cannot read block %zu of array '%s': %s", R.S, R.A->Name.c_str(),
+                                Rd.message().c_str()));
+  }
+  F->State = FrameState::Ready;
+  syncView(F);
+  CV.notify_all();
+  return {};
+}
+
+void StripeBuffer::pinHit(Frame *F, const iopoly_array *A, size_t S, bool Write) {
+  Counters &C = Env.Counters.C;
+  C.Attaches++;
+  C.Hits++;
+  if (F->Prefetched) {
+    F->Prefetched = false;
+    C.PrefetchUsed++;
+  }
+  if (F->Pins++ == 0) {
+    lruUnlink(F);
+    ++PinnedFrames;
+    C.PeakPinned = std::max<uint64_t>(C.PeakPinned, PinnedFrames);
+  }
+  if (Write) {
+    F->Dirty = F->WriteHeld = true;
+    syncView(F);
+  }
+  trace(TraceAttach | TraceHit | (Write ? TraceWrite : 0), A, S);
+}
+
+Status StripeBuffer::attach(iopoly_array *A, size_t S, int Mode, void *&Out) {
+  Lock L(Mu);
+  Counters &C = Env.Counters.C;
+  bool Write = Mode & IOPOLY_WRITE;
+  while (true) {
+    Frame *F = A->Table.lookup(S);
+    if (F && (!F->holds(A, S) || F->State != FrameState::Ready)) {
+      // Arriving, or leaving through a write-back: wait and look again.
+      CV.wait(L);
+      continue;
+    }
+    if (F) {
+      pinHit(F, A, S, Write);
+      Env.Model.waitUntil(F->ReadyAt);
+      Out = F->Data;
+      return {};
+    }
+    Frame *V = nullptr;
+    if (takeVictim(L, /*Wait=*/true, V))
+      return bufferFullError(A, S);
+    if (A->Table.lookup(S)) {
+      // Someone else started bringing S in while we waited for a victim.
+      (V->Owner ? lruPushFront(V) : FreeList.push_back(V));
+      continue;
+    }
+    C.Attaches++;
+    bool Skip = Write && (Mode & IOPOLY_OVERWRITE);
+    Replacement R = beginReplace(V, A, S, /*Pin=*/true, Skip, /*IsPrefetch=*/false);
+    trace(TraceAttach | (Write ? TraceWrite : 0), A, S);
+    Env.Model.waitUntil(V->ReadyAt);
+    L.unlock();
+    if (Status E = runReplace(R))
+      return E;
+    L.lock();
+    if (Write) {
+      V->Dirty = V->WriteHeld = true;
+      syncView(V);
+    }
+    Out = V->Data;
+    return {};
+  }
+}
+
+Status StripeBuffer::releaseLocked(iopoly_array *A, size_t S) {
+  Frame *F = A->Table.lookup(S);
+  if (!F || !F->holds(A, S) || F->Pins == 0)
+    return Status::error(format("block %zu of array '%s' is not attached (release without attach)", S,
+                                A->Name.c_str()));
+  Env.Counters.C.Releases++;
+  if (--F->Pins == 0) {
+    F->WriteHeld = false;
+    lruPushBack(F);
+    --PinnedFrames;
+  }
+  return {};
+}
+
+Status StripeBuffer::release(iopoly_array *A, size_t S) {
+  std::lock_guard<std::mutex> G(Mu);
+  return releaseLocked(A, S);
+}
+
+Status StripeBuffer::switchAttach(iopoly_array *OldA, size_t OldFirst, size_t OldCount, iopoly_array *A,
+                                  size_t S, int Mode, void *&Out) {
+  {
+    std::lock_guard<std::mutex> G(Mu);
+    for (size_t K = 0; OldA && K < OldCount; ++K)
+      if (Status E = releaseLocked(OldA, OldFirst + K))
+        return E;
+    Frame *F = A->Table.lookup(S);
+    if (F && F->holds(A, S) && F->State == FrameState::Ready) {
+      pinHit(F, A, S, Mode & IOPOLY_WRITE);
+      Env.Model.waitUntil(F->ReadyAt);
+      Out = F->Data;
+      return {};
+    }
+  }
+  return attach(A, S, Mode, Out);
+}
+
+void StripeBuffer::attachRun(iopoly_array *A, size_t S, int Mode, size_t MaxBefore, size_t MaxAfter, size_t &First,
+                             size_t &Count) {
+  std::lock_guard<std::mutex> G(Mu);
+  bool Write = Mode & IOPOLY_WRITE;
+  auto Usable = [&](size_t T) {
+    Frame *F = A->Table.lookup(T);
+    return F && F->holds(A, T) && F->State == FrameState::Ready && F->View != ViewState::None &&
+           (!Write || F->Dirty);
+  };
+  size_t Lo = S, Hi = S;
+  // Runs may use at most half of the frames, so that the single stripes
+  // other windows need always find room.
+  size_t Budget = PinnedFrames < Frames.size() / 2 ? Frames.size() / 2 - PinnedFrames : 0;
+  MaxAfter = std::min(MaxAfter, Budget);
+  MaxBefore = std::min(MaxBefore, Budget - MaxAfter);
+  while (Hi + 1 < A->Geo.numStripes() && Hi - S < MaxAfter && Usable(Hi + 1)) {
+    ++Hi;
+    pinHit(A->Table.lookup(Hi), A, Hi, Write);
+  }
+  while (Lo > 0 && S - Lo < MaxBefore && Usable(Lo - 1)) {
+    --Lo;
+    pinHit(A->Table.lookup(Lo), A, Lo, Write);
+  }
+  First = Lo;
+  Count = Hi - Lo + 1;
+}
+
+Status StripeBuffer::releaseRun(iopoly_array *A, size_t First, size_t Count) {
+  std::lock_guard<std::mutex> G(Mu);
+  Status First_;
+  for (size_t K = 0; K < Count; ++K)
+    if (Status E = releaseLocked(A, First + K))
+      if (First_.ok())
+        First_ = E;
+  return First_;
+}
+
+Status StripeBuffer::prefetch(iopoly_array *A, size_t S, bool &Taken) {
+  Lock L(Mu);
+  Counters &C = Env.Counters.C;
+  C.PrefetchHints++;
+  Taken = false;
+  if (!Env.PrefetchEnabled) {
+    C.PrefetchDropped++;
+    return {};
+  }
+  Frame *V = nullptr;
+  while (true) {
+    Frame *F = A->Table.lookup(S);
+    if (F && !F->holds(A, S)) {
+      CV.wait(L); // its write-back is landing; then it is not resident
+      continue;
+    }
+    if (F) {
+      C.PrefetchRedundant++;
+      Taken = true;
+      return {};
+    }
+    if (takeVictim(L, /*Wait=*/true, V)) {
+      C.PrefetchDropped++; // every frame is attached: a hint must not fail
+      return {};
+    }
+    if (!A->Table.lookup(S))
+      break;
+    (V->Owner ? lruPushFront(V) : FreeList.push_back(V)); // raced: retry
+  }
+  C.PrefetchIssued++;
+  Replacement R = beginReplace(V, A, S, /*Pin=*/false, /*SkipRead=*/false, /*IsPrefetch=*/true);
+  trace(TracePrefetch, A, S);
+  lruPushBack(V);
+  L.unlock();
+  Taken = true;
+  Env.Workers.submit(A->Geo.diskOf(S), [this, R] { runAsync(R); });
+  return {};
+}
+
+void StripeBuffer::runAsync(const Replacement &R) {
+  if (Status E = runReplace(R)) {
+    std::lock_guard<std::mutex> G(Mu);
+    AsyncError = E.message();
+  }
+}
+
+Status StripeBuffer::pinAhead(iopoly_array *A, size_t S, int Mode, bool &Pinned) {
+  Lock L(Mu);
+  bool Write = Mode & IOPOLY_WRITE;
+  Pinned = false;
+  while (true) {
+    Frame *F = A->Table.lookup(S);
+    if (F && (!F->holds(A, S) || F->State != FrameState::Ready)) {
+      CV.wait(L);
+      continue;
+    }
+    if (F) {
+      pinHit(F, A, S, Write);
+      Pinned = true;
+      return {};
+    }
+    Frame *V = nullptr;
+    if (takeVictim(L, /*Wait=*/true, V))
+      return {}; // all frames attached: the caller falls back
+    if (A->Table.lookup(S)) {
+      (V->Owner ? lruPushFront(V) : FreeList.push_back(V));
+      continue;
+    }
+    Env.Counters.C.Attaches++;
+    Replacement R = beginReplace(V, A, S, /*Pin=*/true, /*SkipRead=*/false, /*IsPrefetch=*/false);
+    if (Write)
+      V->Dirty = V->WriteHeld = true;
+    trace(TraceAttach | TracePrefetch | (Write ? TraceWrite : 0), A, S);
+    L.unlock();
+    Pinned = true;
+    Env.Workers.submit(A->Geo.diskOf(S), [this, R] { runAsync(R); });
+    return {};
+  }
+}
+
+Status StripeBuffer::waitReady(iopoly_array *A, size_t S, void *&Out) {
+  Lock L(Mu);
+  while (true) {
+    Frame *F = A->Table.lookup(S);
+    if (F && F->holds(A, S) && F->State == FrameState::Ready && F->Pins) {
+      Env.Model.waitUntil(F->ReadyAt);
+      Out = F->Data;
+      return {};
+    }
+    if (!F || (F->holds(A, S) && F->State == FrameState::Ready))
+      return Status::error(format("block %zu of array '%s' was not brought in%s%s", S, A->Name.c_str(),
+                                  AsyncError.empty() ? "" : ": ", AsyncError.c_str()));
+    CV.wait(L);
+  }
+}
+
+Status StripeBuffer::writeBackLocked(Lock &L, Frame *F) {
+  iopoly_array *A = F->Owner;
+  size_t S = F->Stripe;
+  size_t D = A->Geo.diskOf(S);
+  DiskModel::Request W = Env.Model.submit(D, A->fileId(D), A->Geo.fileOffset(S), Env.StripeSize,
+                                          Env.Model.appClock());
+  Env.Model.waitUntil(W.Done);
+  trace(TraceWriteback | TraceWrite, A, S);
+  // A holder that attached for writing before the copy may change the bytes
+  // after it and release before the write lands: it stays dirty then too.
+  bool HeldForWriting = F->WriteHeld;
+  F->Flushing = true;
+  F->Dirty = false;
+  L.unlock();
+  Status E = Env.IO.write(*A, S, F->Data, W.Service);
+  L.lock();
+  F->Flushing = false;
+  Counters &C = Env.Counters.C;
+  if (E) {
+    F->Dirty = true;
+    C.WriteErrors++;
+    E = Status::error(format("cannot write back block %zu of array '%s' (the data stays in the buffer): %s", S,
+                             A->Name.c_str(), E.message().c_str()));
+  } else {
+    C.Writebacks++;
+    C.BytesWritten += Env.StripeSize;
+    C.PerDisk[D].Writes++;
+    C.PerDisk[D].BytesWritten += Env.StripeSize;
+    A->writtenToDisk(S);
+    if (HeldForWriting || F->WriteHeld)
+      F->Dirty = true; // attached for writing: may have changed since the copy
+    syncView(F);
+  }
+  CV.notify_all();
+  return E;
+}
+
+Status StripeBuffer::flush(iopoly_array *A) {
+  Lock L(Mu);
+  // Dirty stripes in (array, disk, offset) order, so that each disk sees
+  // sequential runs. Each is written once: a stripe still attached for
+  // writing stays dirty afterwards and is written again later.
+  std::vector<Frame *> Dirty;
+  for (Frame &F : Frames)
+    if (F.Owner && (!A || F.Owner == A) && F.State == FrameState::Ready && F.Dirty && !F.Flushing)
+      Dirty.push_back(&F);
+  std::sort(Dirty.begin(), Dirty.end(), [](const Frame *X, const Frame *Y) {
+    if (X->Owner->Id != Y->Owner->Id)
+      return X->Owner->Id < Y->Owner->Id;
+    size_t DX = X->Owner->Geo.diskOf(X->Stripe), DY = Y->Owner->Geo.diskOf(Y->Stripe);
+    return DX != DY ? DX < DY : X->Stripe < Y->Stripe;
+  });
+  Status First;
+  for (Frame *F : Dirty) {
+    // The lock is dropped during each write: recheck the frame.
+    if (!F->Owner || (A && F->Owner != A) || !F->Dirty || F->Flushing || F->State != FrameState::Ready)
+      continue;
+    if (Status E = writeBackLocked(L, F))
+      if (First.ok())
+        First = E;
+  }
+  // Write-backs started elsewhere (evictions, other flushes) must land too.
+  CV.wait(L, [&] {
+    for (const Frame &F : Frames)
+      if ((F.State == FrameState::Writing && (!A || F.OldOwner == A)) ||
+          (F.Flushing && (!A || F.Owner == A)))
+        return false;
+    return true;
+  });
+  return First;
+}
+
+Status StripeBuffer::drop(iopoly_array *A) {
+  if (size_t Pins = pinCount(A))
+    return Status::error(format("array '%s' still has %zu attached block(s); release them before closing",
+                                A->Name.c_str(), Pins));
+  {
+    // Wait for fetches in flight (prefetches) before writing anything.
+    Lock L(Mu);
+    CV.wait(L, [&] {
+      for (const Frame &F : Frames)
+        if ((F.Owner == A || F.OldOwner == A) && F.State != FrameState::Ready)
+          return false;
+      return true;
+    });
+  }
+  if (Status E = flush(A))
+    return E;
+  Lock L(Mu);
+  for (Frame &F : Frames) {
+    if (F.Owner != A)
+      continue;
+    if (F.Pins)
+      return Status::error(format("array '%s' had a block attached while closing", A->Name.c_str()));
+    if (F.Dirty)
+      return Status::error(format("array '%s' still has unwritten data; not closed", A->Name.c_str()));
+    lruUnlink(&F);
+    dropView(&F);
+    A->Table.set(F.Stripe, nullptr);
+    F.Owner = nullptr;
+    F.Prefetched = false;
+    F.State = FrameState::Free;
+    FreeList.push_back(&F);
+  }
+  return {};
+}
+
+size_t StripeBuffer::pinCount(const iopoly_array *A) {
+  std::lock_guard<std::mutex> G(Mu);
+  size_t N = 0;
+  for (const Frame &F : Frames)
+    if (F.Owner && (!A || F.Owner == A))
+      N += F.Pins;
+  return N;
+}
+
+} // namespace iopoly

@@ -1,0 +1,177 @@
+//===- StripeBuffer.h - The LRU stripe buffer with pinning ------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// One buffer of IOPOLY_BUFFER bytes, cut into frames of one stripe, shared
+// by every array (paper 1, section 2: all disks share the buffer of the
+// compute node). Replacement is LRU over unpinned frames, ordered by the
+// time a frame last became unpinned (its last release, or its prefetch).
+// Comanche semantics (paper 3, section 2): a pinned (attached) frame is
+// never evicted; when every frame is pinned an attach fails with an error
+// instead of waiting or evicting.
+//
+// Frame life cycle:  Free -> Loading -> Ready (clean or dirty)
+//                    Ready(dirty, evicted) -> Writing -> Loading -> Ready
+// While a dirty victim is written back, the frame answers lookups of its
+// old stripe (which wait) and of its new stripe (which wait), so a stripe is
+// never fetched twice and never read from disk before its write-back lands.
+// Counters, trace events and the disk model are updated when a request is
+// issued, under the lock, in program order: they are deterministic.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IOPOLY_RUNTIME_STRIPEBUFFER_H
+#define IOPOLY_RUNTIME_STRIPEBUFFER_H
+
+#include "core/Array.h"
+#include "io/DiskModel.h"
+#include "memory/FrameMemory.h"
+#include "io/IOWorkers.h"
+#include "core/Stats.h"
+#include "io/StripeIO.h"
+#include "core/Trace.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <vector>
+
+namespace iopoly {
+
+enum class FrameState : unsigned char { Free, Loading, Ready, Writing };
+
+struct Frame {
+  char *Data = nullptr;
+  iopoly_array *Owner = nullptr; ///< array of the stripe held or arriving
+  size_t Stripe = 0;
+  iopoly_array *OldOwner = nullptr; ///< stripe being written back (Writing)
+  size_t OldStripe = 0;
+  unsigned Pins = 0;
+  FrameState State = FrameState::Free;
+  bool Dirty = false;
+  bool WriteHeld = false;  ///< attached for writing since it was last unpinned
+  bool Flushing = false;   ///< a flush is writing it (state stays Ready)
+  bool Prefetched = false; ///< fetched by a hint, not attached since
+  double ReadyAt = 0;      ///< modeled completion of its fetch
+  Frame *Prev = nullptr, *Next = nullptr;
+  bool InLru = false;
+  ViewState View = ViewState::None; ///< mapping at the stripe's arena address
+
+  bool holds(const iopoly_array *A, size_t S) const {
+    return Owner == A && Stripe == S;
+  }
+};
+
+/// What the buffer needs from the rest of the runtime.
+struct BufferEnv {
+  size_t StripeSize;
+  size_t NumFrames;
+  bool PrefetchEnabled;
+  Stats &Counters;
+  DiskModel &Model;
+  TraceWriter &Trace;
+  IOWorkers &Workers;
+  StripeIO &IO;
+};
+
+class StripeBuffer {
+public:
+  explicit StripeBuffer(const BufferEnv &Env);
+  ~StripeBuffer();
+  StripeBuffer(const StripeBuffer &) = delete;
+  StripeBuffer &operator=(const StripeBuffer &) = delete;
+
+  /// Pins stripe \p S of \p A (fetching it unless \p Mode has OVERWRITE)
+  /// and returns its frame data in \p Out.
+  Status attach(iopoly_array *A, size_t S, int Mode, void *&Out);
+  /// Unpins a stripe pinned by attach.
+  Status release(iopoly_array *A, size_t S);
+  /// Releases stripes [OldFirst, OldFirst + OldCount) of OldA (if OldA),
+  /// then attaches S of A, taking the lock once when S is resident: the
+  /// slow path of compiled code moving on.
+  Status switchAttach(iopoly_array *OldA, size_t OldFirst, size_t OldCount, iopoly_array *A, size_t S, int Mode,
+                      void *&Out);
+  /// With S of A attached: also attaches the resident neighbours of S, up
+  /// to \p Max on each side, that compiled code can use in place (views
+  /// mapped; for writing, only stripes already dirty, so that no clean
+  /// stripe is written back for nothing). Returns the run [First,
+  /// First + Count), which contains S; every stripe of it is attached once.
+  void attachRun(iopoly_array *A, size_t S, int Mode, size_t MaxBefore, size_t MaxAfter, size_t &First,
+                 size_t &Count);
+  /// Releases [First, First + Count) of A under one lock.
+  Status releaseRun(iopoly_array *A, size_t First, size_t Count);
+  /// Whether stripes of \p A are mapped at their own addresses.
+  bool hasViews(const iopoly_array &A) const { return Memory.hasViews(A); }
+  /// Starts a background fetch; \p Taken is false when the hint is dropped.
+  Status prefetch(iopoly_array *A, size_t S, bool &Taken);
+  /// Attach ahead (the seeker of paper 3, section 3): pins stripe \p S
+  /// like attach but fetches it in the background and returns at once.
+  /// \p Pinned is false when every frame is attached (nothing is done).
+  Status pinAhead(iopoly_array *A, size_t S, int Mode, bool &Pinned);
+  /// Waits until a stripe pinned by pinAhead has arrived; its data.
+  Status waitReady(iopoly_array *A, size_t S, void *&Out);
+  /// Writes back the dirty stripes of \p A (all arrays when null), waiting
+  /// for write-backs in flight; does not sync the files.
+  Status flush(iopoly_array *A);
+  /// Prepares \p A for closing: fails while any of its stripes is pinned,
+  /// waits for its fetches in flight, writes back and forgets its stripes.
+  Status drop(iopoly_array *A);
+
+  /// Number of pins held on stripes of \p A (all arrays when null).
+  size_t pinCount(const iopoly_array *A);
+  size_t numFrames() const { return Frames.size(); }
+
+  /// Runs \p F under the buffer lock (for stats and the model).
+  template <typename Fn> auto locked(Fn F) {
+    std::lock_guard<std::mutex> L(Mu);
+    return F();
+  }
+
+private:
+  using Lock = std::unique_lock<std::mutex>;
+
+  /// A replacement in progress: the frame, its new identity, and what the
+  /// I/O part must do.
+  struct Replacement {
+    Frame *F;
+    iopoly_array *A;
+    size_t S;
+    bool WriteBack;     ///< old identity was dirty
+    bool SkipRead;      ///< OVERWRITE: zero instead of reading
+    double ReadService; ///< modeled service times
+    double WriteService;
+  };
+
+  Status takeVictim(Lock &L, bool Wait, Frame *&V);
+  Replacement beginReplace(Frame *V, iopoly_array *A, size_t S, bool Pin,
+                           bool SkipRead, bool IsPrefetch);
+  Status runReplace(const Replacement &R); ///< called without the lock
+  void runAsync(const Replacement &R);     ///< on an I/O thread
+  void lruUnlink(Frame *F);
+  void lruPushBack(Frame *F);
+  void lruPushFront(Frame *F);
+  void trace(uint8_t Kind, const iopoly_array *A, size_t S);
+  Status bufferFullError(const iopoly_array *A, size_t S);
+  Status writeBackLocked(Lock &L, Frame *F);
+  Status releaseLocked(iopoly_array *A, size_t S);
+  /// Maps, protects or keeps the view of F's stripe to match its state.
+  void syncView(Frame *F);
+  /// Unmaps the view of F's current stripe (before F changes identity).
+  void dropView(Frame *F);
+  /// Pins a resident, Ready frame (hit bookkeeping included).
+  void pinHit(Frame *F, const iopoly_array *A, size_t S, bool Write);
+
+  BufferEnv Env;
+  std::mutex Mu;
+  std::condition_variable CV;
+  std::vector<Frame> Frames;
+  FrameMemory Memory;
+  std::vector<Frame *> FreeList;
+  Frame *LruHead = nullptr, *LruTail = nullptr; ///< head = least recent
+  std::chrono::steady_clock::time_point Start;
+  std::string AsyncError; ///< last failure of a background fetch
+  size_t PinnedFrames = 0; ///< frames with Pins > 0 (the runs' budget)
+};
+
+} // namespace iopoly
+
+#endif

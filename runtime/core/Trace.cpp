@@ -1,0 +1,150 @@
+//===- Trace.cpp - Binary stripe access trace (IOPOLY_TRACE) ---------------===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+#include "core/Trace.h"
+
+#include <cerrno>
+#include <cstring>
+
+namespace iopoly {
+
+namespace {
+constexpr char Magic[8] = {'I', 'O', 'P', 'T', 'R', 'A', 'C', 'E'};
+constexpr size_t FlushAt = 1 << 20;
+
+template <typename T> void le(unsigned char *&P, T V) {
+  for (size_t I = 0; I < sizeof(T); ++I)
+    *P++ = static_cast<unsigned char>(static_cast<uint64_t>(V) >> (8 * I));
+}
+template <typename T> T rd(const unsigned char *&P) {
+  uint64_t V = 0;
+  for (size_t I = 0; I < sizeof(T); ++I)
+    V |= static_cast<uint64_t>(*P++) << (8 * I);
+  return static_cast<T>(V);
+}
+} // namespace
+
+Status TraceWriter::open(const std::string &P) {
+  Path = P;
+  File = std::fopen(P.c_str(), "wb");
+  if (!File)
+    return Status::error(format("IOPOLY_TRACE=%s: cannot create the trace file: %s", P.c_str(),
+                                std::strerror(errno)));
+  unsigned char H[16];
+  std::memcpy(H, Magic, 8);
+  unsigned char *Q = H + 8;
+  le<uint32_t>(Q, 1);
+  le<uint32_t>(Q, 0);
+  put(H, sizeof H);
+  return {};
+}
+
+void TraceWriter::put(const void *P, size_t N) {
+  const unsigned char *C = static_cast<const unsigned char *>(P);
+  Buf.insert(Buf.end(), C, C + N);
+  if (Buf.size() >= FlushAt)
+    drain();
+}
+
+void TraceWriter::drain() {
+  if (File && !Buf.empty() && std::fwrite(Buf.data(), 1, Buf.size(), File) != Buf.size()) {
+    warning(format("IOPOLY_TRACE=%s: write failed (%s); tracing stopped", Path.c_str(), std::strerror(errno)));
+    std::fclose(File);
+    File = nullptr;
+  }
+  Buf.clear();
+}
+
+void TraceWriter::defineArray(uint32_t Id, const std::string &Name) {
+  if (!File)
+    return;
+  unsigned char H[8];
+  unsigned char *Q = H;
+  le<uint8_t>(Q, 'A');
+  le<uint8_t>(Q, 0);
+  le<uint16_t>(Q, static_cast<uint16_t>(Name.size()));
+  le<uint32_t>(Q, Id);
+  put(H, sizeof H);
+  put(Name.data(), Name.size());
+}
+
+void TraceWriter::event(const TraceEvent &E) {
+  if (!File)
+    return;
+  unsigned char R[24];
+  unsigned char *Q = R;
+  le<uint8_t>(Q, 'E');
+  le<uint8_t>(Q, E.Kind);
+  le<uint16_t>(Q, E.Disk);
+  le<uint32_t>(Q, E.Array);
+  le<uint64_t>(Q, E.Stripe);
+  le<uint64_t>(Q, E.TimeNs);
+  put(R, sizeof R);
+}
+
+void TraceWriter::close() {
+  if (!File)
+    return;
+  drain();
+  if (File && std::fclose(File) != 0)
+    warning(format("IOPOLY_TRACE=%s: close failed: %s", Path.c_str(), std::strerror(errno)));
+  File = nullptr;
+}
+
+Status readTrace(const std::string &Path, TraceContents &Out) {
+  std::FILE *F = std::fopen(Path.c_str(), "rb");
+  if (!F)
+    return Status::error(format("cannot open trace '%s': %s", Path.c_str(), std::strerror(errno)));
+  std::vector<unsigned char> Data;
+  unsigned char Chunk[1 << 16];
+  size_t N;
+  while ((N = std::fread(Chunk, 1, sizeof Chunk, F)) > 0)
+    Data.insert(Data.end(), Chunk, Chunk + N);
+  std::fclose(F);
+  if (Data.size() < 16 || std::memcmp(Data.data(), Magic, 8) != 0)
+    return Status::error(format("'%s' is not an iopoly trace (bad magic)", Path.c_str()));
+  const unsigned char *P = Data.data() + 8;
+  uint32_t Version = rd<uint32_t>(P);
+  rd<uint32_t>(P);
+  if (Version != 1)
+    return Status::error(format("trace '%s' has version %u; this reader knows version 1", Path.c_str(), Version));
+  const unsigned char *End = Data.data() + Data.size();
+  TraceContents C;
+  while (P < End) {
+    unsigned char Type = *P;
+    if (Type == 'A') {
+      if (End - P < 8)
+        return Status::error(format("trace '%s' is truncated", Path.c_str()));
+      ++P;
+      rd<uint8_t>(P);
+      uint16_t Len = rd<uint16_t>(P);
+      uint32_t Id = rd<uint32_t>(P);
+      if (End - P < Len)
+        return Status::error(format("trace '%s' is truncated", Path.c_str()));
+      if (C.ArrayNames.size() <= Id)
+        C.ArrayNames.resize(Id + 1);
+      C.ArrayNames[Id].assign(reinterpret_cast<const char *>(P), Len);
+      P += Len;
+    } else if (Type == 'E') {
+      if (End - P < 24)
+        return Status::error(format("trace '%s' is truncated", Path.c_str()));
+      ++P;
+      TraceEvent E;
+      E.Kind = rd<uint8_t>(P);
+      E.Disk = rd<uint16_t>(P);
+      E.Array = rd<uint32_t>(P);
+      E.Stripe = rd<uint64_t>(P);
+      E.TimeNs = rd<uint64_t>(P);
+      C.Events.push_back(E);
+    } else {
+      return Status::error(format("trace '%s': unknown record type 0x%02x at byte %zu", Path.c_str(), Type,
+                                  static_cast<size_t>(P - Data.data())));
+    }
+  }
+  Out = std::move(C);
+  return {};
+}
+
+} // namespace iopoly

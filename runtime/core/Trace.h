@@ -1,0 +1,70 @@
+//===- Trace.h - Binary stripe access trace (IOPOLY_TRACE) ------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Format (little-endian), read by iopoly-trace and scripts/iopoly_trace.py:
+//   file header : "IOPTRACE" (8 bytes), u32 version = 1, u32 0
+//   array record: u8 'A', u8 0, u16 name length, u32 array id, name bytes
+//   event record: u8 'E', u8 kind, u16 disk, u32 array id, u64 stripe,
+//                 u64 time in ns since the runtime started         (24 bytes)
+// kind bits: 0x1 hit (else miss), 0x2 write (else read), and in bits 4..7
+// the event type: 0 attach, 1 prefetch issued, 2 write-back, 3 eviction.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IOPOLY_RUNTIME_TRACE_H
+#define IOPOLY_RUNTIME_TRACE_H
+
+#include "core/Error.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace iopoly {
+
+enum TraceKind : uint8_t {
+  TraceHit = 0x1,
+  TraceWrite = 0x2,
+  TraceAttach = 0x00,
+  TracePrefetch = 0x10,
+  TraceWriteback = 0x20,
+  TraceEvict = 0x30,
+};
+
+struct TraceEvent {
+  uint8_t Kind;
+  uint16_t Disk;
+  uint32_t Array;
+  uint64_t Stripe;
+  uint64_t TimeNs;
+};
+
+/// Appends records to a file; not thread-safe (called under the buffer lock).
+class TraceWriter {
+public:
+  ~TraceWriter() { close(); }
+  Status open(const std::string &Path);
+  bool active() const { return File != nullptr; }
+  void defineArray(uint32_t Id, const std::string &Name);
+  void event(const TraceEvent &E);
+  void close();
+
+private:
+  void put(const void *P, size_t N);
+  void drain();
+  std::FILE *File = nullptr;
+  std::vector<unsigned char> Buf;
+  std::string Path;
+};
+
+/// Reads a whole trace; for the reader tool and the tests.
+struct TraceContents {
+  std::vector<std::string> ArrayNames; ///< indexed by array id ("" if unknown)
+  std::vector<TraceEvent> Events;
+};
+Status readTrace(const std::string &Path, TraceContents &Out);
+
+} // namespace iopoly
+
+#endif

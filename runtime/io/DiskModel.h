@@ -1,0 +1,67 @@
+//===- DiskModel.h - Deterministic model of T striped disks -----*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Computes modeled_io_seconds without depending on the machine. Each disk
+// has one FIFO queue; a request costs a positioning time (random, or the
+// shorter sequential one when it continues the previous request of that disk
+// in the same file) plus bytes / bandwidth. Requests on different disks
+// overlap. The application has a virtual clock that only advances when it
+// waits for I/O (compute is free in the model): a demand fetch waits for its
+// completion, a prefetch is issued at the current clock and waited for only
+// when the block is attached. Requests are fed in program order, so the
+// result is the same on every run.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IOPOLY_RUNTIME_DISKMODEL_H
+#define IOPOLY_RUNTIME_DISKMODEL_H
+
+#include "core/Config.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace iopoly {
+
+class DiskModel {
+public:
+  DiskModel(const DiskModelParams &P, size_t NumDisks);
+
+  /// Service time of one request of \p Bytes bytes (random positioning).
+  double serviceTime(size_t Bytes, bool Sequential) const;
+
+  struct Request {
+    double Done = 0;    ///< modeled completion time
+    double Service = 0; ///< its own service time
+  };
+  /// Queues a request on \p Disk issued at application time \p Issue.
+  /// \p FileId and \p Offset detect sequential runs.
+  Request submit(size_t Disk, uint64_t FileId, uint64_t Offset, size_t Bytes,
+                 double Issue);
+
+  /// The application waits until \p T (no-op if already later).
+  void waitUntil(double T) {
+    if (T > AppClock)
+      AppClock = T;
+  }
+  double appClock() const { return AppClock; }
+  double busySeconds(size_t Disk) const { return Disks[Disk].Busy; }
+  bool enabled() const { return Params.enabled(); }
+  const DiskModelParams &params() const { return Params; }
+  void reset();
+
+private:
+  struct DiskState {
+    double FreeAt = 0;   ///< when the queue drains
+    double Busy = 0;     ///< total service time
+    uint64_t LastFile = ~0ULL;
+    uint64_t LastEnd = 0;
+  };
+  DiskModelParams Params;
+  std::vector<DiskState> Disks;
+  double AppClock = 0;
+};
+
+} // namespace iopoly
+
+#endif

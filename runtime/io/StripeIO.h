@@ -1,0 +1,46 @@
+//===- StripeIO.h - Reading and writing one stripe --------------*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The only code that moves stripe bytes between a frame and a disk file:
+// whole-slot transfers through RetryIO, measured into io_seconds and, with
+// IOPOLY_MODEL_WAIT=1, stretched to the modeled service time while holding
+// that disk's queue so that wall time shows the model too.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IOPOLY_RUNTIME_STRIPEIO_H
+#define IOPOLY_RUNTIME_STRIPEIO_H
+
+#include "core/Array.h"
+#include "io/DiskModel.h"
+#include "io/RetryIO.h"
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+
+namespace iopoly {
+
+class StripeIO {
+public:
+  StripeIO(const DiskModel &Model, bool ModelWait, RetryPolicy Retry,
+           std::atomic<uint64_t> &IoNanos, size_t NumDisks);
+  /// \p Service is the modeled service time (DiskModel::submit).
+  /// Reads the slot of \p Stripe of \p A into \p Data (StripeSize bytes).
+  Status read(iopoly_array &A, size_t Stripe, char *Data, double Service);
+  /// Writes the slot of \p Stripe of \p A from \p Data.
+  Status write(iopoly_array &A, size_t Stripe, const char *Data,
+               double Service);
+
+private:
+  template <typename Fn> Status timed(size_t Disk, double Service, Fn Op);
+  const DiskModel &Model;
+  bool ModelWait;
+  RetryPolicy Retry;
+  std::atomic<uint64_t> &IoNanos;
+  std::unique_ptr<std::mutex[]> DiskQueues; ///< serialize a disk when waiting
+};
+
+} // namespace iopoly
+
+#endif

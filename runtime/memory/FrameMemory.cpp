@@ -1,0 +1,67 @@
+//===- FrameMemory.cpp - Buffer memory and views of resident stripes -------===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+#include "memory/FrameMemory.h"
+#include "core/Array.h"
+#include "core/Error.h"
+
+#include <cerrno>
+#include <cstring>
+#include <sys/mman.h>
+#include <unistd.h>
+
+namespace iopoly {
+
+FrameMemory::FrameMemory(size_t Frames, size_t StripeSize) : Count(Frames), Stripe(StripeSize) {
+  size_t Bytes = Frames * StripeSize;
+  long Page = ::sysconf(_SC_PAGESIZE);
+  if (Page > 0 && StripeSize % static_cast<size_t>(Page) == 0) {
+    int F = ::memfd_create("iopoly-buffer", MFD_CLOEXEC);
+    if (F >= 0 && ::ftruncate(F, static_cast<off_t>(Bytes)) == 0) {
+      void *P = ::mmap(nullptr, Bytes, PROT_READ | PROT_WRITE, MAP_SHARED, F, 0);
+      if (P != MAP_FAILED) {
+        Fd = F;
+        Base = static_cast<char *>(P);
+        return;
+      }
+    }
+    if (F >= 0)
+      ::close(F);
+    verbose("views of resident stripes are off: no shared buffer memory (memfd)");
+  }
+  // Page-aligned (O_DIRECT) and not touched until used.
+  void *P = ::mmap(nullptr, Bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (P == MAP_FAILED)
+    fatal(format("cannot allocate the stripe buffer of %zu bytes (IOPOLY_BUFFER): %s", Bytes, std::strerror(errno)));
+  Base = static_cast<char *>(P);
+}
+
+FrameMemory::~FrameMemory() {
+  ::munmap(Base, Count * Stripe);
+  if (Fd >= 0)
+    ::close(Fd);
+}
+
+bool FrameMemory::hasViews(const iopoly_array &A) const { return Fd >= 0 && A.AllocBase; }
+
+void FrameMemory::setView(const iopoly_array &A, size_t StripeIndex, size_t Frame, ViewState Have, ViewState Want) {
+  if (Have == Want || !hasViews(A))
+    return;
+  char *At = static_cast<char *>(A.AllocBase) + StripeIndex * Stripe;
+  void *R;
+  if (Want == ViewState::None)
+    R = ::mmap(At, Stripe, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
+  else if (Have == ViewState::None)
+    R = ::mmap(At, Stripe, Want == ViewState::ReadWrite ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED | MAP_FIXED,
+               Fd, static_cast<off_t>(Frame * Stripe));
+  else
+    R = ::mprotect(At, Stripe, Want == ViewState::ReadWrite ? PROT_READ | PROT_WRITE : PROT_READ) == 0 ? At
+                                                                                                      : MAP_FAILED;
+  if (R == MAP_FAILED)
+    fatal(format("cannot map the view of block %zu of array '%s': %s", StripeIndex, A.Name.c_str(),
+                 std::strerror(errno)));
+}
+
+} // namespace iopoly
