@@ -6,6 +6,8 @@
 #include "core/Config.h"
 #include "core/Json.h"
 
+#include "Sizes.h"
+
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -109,12 +111,9 @@ const std::vector<VarSpec> &varTable() {
        [](Config &C, const std::string &V) -> Status {
          if (Status S = parseSize(V, C.StripeSize))
            return S;
-         if (C.StripeSize < 64)
-           return Status::error(format("stripe size %zu is below the minimum of 64 bytes", C.StripeSize));
-         // Compiled code keeps an access's alignment inside a stripe only if
-         // stripes start at multiples of 64 (the widest vector access).
-         if (C.StripeSize % 64)
-           return Status::error(format("stripe size %zu is not a multiple of 64 bytes", C.StripeSize));
+         std::string Why;
+         if (!checkStripeSize(C.StripeSize, &Why))
+           return Status::error(ErrorCode::Config, Why);
          return {};
        }},
       {{"IOPOLY_BUFFER", "64M", "stripe buffer capacity in bytes (K/M/G), shared by all arrays"},
@@ -206,34 +205,14 @@ const std::vector<EnvVarDoc> &envVarDocs() {
 }
 
 Status parseSize(const std::string &Text, size_t &Out) {
-  std::string T = trim(Text);
-  size_t I = 0;
-  while (I < T.size() && T[I] >= '0' && T[I] <= '9')
-    ++I;
-  if (I == 0)
-    return Status::error(format("'%s' is not a size (examples: 65536, 64K, 1M, 2G)", Text.c_str()));
-  unsigned long long N = 0;
-  if (Status S = parseUnsigned(T.substr(0, I), N))
-    return S;
-  std::string Suffix = T.substr(I);
-  unsigned Shift = 0;
-  if (!Suffix.empty()) {
-    char U = static_cast<char>(std::toupper(static_cast<unsigned char>(Suffix[0])));
-    std::string Rest = Suffix.substr(1);
-    if (U == 'B' && Rest.empty())
-      Shift = 0;
-    else if ((U == 'K' || U == 'M' || U == 'G' || U == 'T') &&
-             (Rest.empty() || Rest == "B" || Rest == "iB" || Rest == "b"))
-      Shift = U == 'K' ? 10 : U == 'M' ? 20 : U == 'G' ? 30 : 40;
-    else
-      return Status::error(format("'%s' has an unknown size suffix '%s' (use K, M, G or T)",
-                                  Text.c_str(), Suffix.c_str()));
-  }
-  if (N == 0)
-    return Status::error(format("size '%s' must be positive", Text.c_str()));
-  if (Shift && N > (~0ULL >> Shift))
-    return Status::error(format("size '%s' is too large", Text.c_str()));
-  Out = static_cast<size_t>(N << Shift);
+  // The grammar shared with the plugin (common/Sizes.cpp).
+  uint64_t N = 0;
+  std::string Why;
+  if (!parseByteSize(Text, N, &Why))
+    return Status::error(ErrorCode::Config, Why);
+  if (N > SIZE_MAX)
+    return Status::error(ErrorCode::Config, format("size '%s' is too large", Text.c_str()));
+  Out = static_cast<size_t>(N);
   return {};
 }
 

@@ -90,7 +90,7 @@ Status StripeBuffer::bufferFullError(const iopoly_array *A, size_t S) {
   std::string Who;
   for (const auto &KV : Holders)
     Who += format("%s'%s' %zu", Who.empty() ? "" : ", ", KV.first.c_str(), KV.second);
-  return Status::error(format(
+  return Status::error(ErrorCode::BufferFull, format(
       "stripe buffer full: cannot bring in block %zu of array '%s' because all %zu frames are attached "
       "(%s); release blocks first or raise IOPOLY_BUFFER (now %zu bytes of %zu-byte stripes)",
       S, A->Name.c_str(), Frames.size(), Who.c_str(), Frames.size() * Env.StripeSize, Env.StripeSize));
@@ -105,12 +105,12 @@ Status StripeBuffer::takeVictim(Lock &L, bool Wait, Frame *&V) {
     }
     Frame *H = LruHead;
     if (!H)
-      return Status::error("full"); // caller words the message
+      return Status::error(ErrorCode::BufferFull, "every frame is attached"); // caller words the message
     if (H->State != FrameState::Ready || H->Flushing) {
       // A prefetch or flush still in flight at the LRU end: it is the
       // victim LRU names, so wait for it rather than pick another one.
       if (!Wait)
-        return Status::error("busy");
+        return Status::error(ErrorCode::Busy, "the LRU victim is in flight");
       CV.wait(L);
       continue;
     }

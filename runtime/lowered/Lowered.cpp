@@ -118,7 +118,7 @@ iopoly_array *arrayAt(uintptr_t P, size_t Len, size_t &Off) {
 
 bool revokeOne(iopoly_window *Keep);
 
-bool bufferFull(const Status &S) { return S && S.message().rfind("stripe buffer full", 0) == 0; }
+bool bufferFull(const Status &S) { return S.is(ErrorCode::BufferFull); }
 
 /// Attaches for a slow path of its own (straddling accesses, mem ops),
 /// taking stripes back from this thread's revocable windows if needed.
