@@ -11,6 +11,7 @@
 
 #include "io/Backend.h"
 #include "core/Layout.h"
+#include "core/SparseTable.h"
 
 #include <memory>
 #include <string>
@@ -20,29 +21,17 @@ namespace iopoly {
 
 struct Frame;
 
-/// Stripe -> resident frame, two levels so that a 1 TiB array costs memory
-/// only for the pages of stripes that were ever resident. Guarded by the
-/// stripe buffer's lock. A lookup is two dependent loads.
+/// Stripe -> resident frame. Sparse (core/SparseTable.h): a 1 PiB array
+/// costs memory only for the paths of stripes that were ever resident.
+/// Guarded by the stripe buffer's lock. A lookup is one load per level.
 class FrameTable {
 public:
-  explicit FrameTable(size_t NumStripes)
-      : Pages((NumStripes + PageSize - 1) / PageSize) {}
-  Frame *lookup(size_t Stripe) const {
-    const auto &P = Pages[Stripe / PageSize];
-    return P ? P[Stripe % PageSize] : nullptr;
-  }
-  void set(size_t Stripe, Frame *F) {
-    auto &P = Pages[Stripe / PageSize];
-    if (!P) {
-      P.reset(new Frame *[PageSize]);
-      std::fill(P.get(), P.get() + PageSize, nullptr);
-    }
-    P[Stripe % PageSize] = F;
-  }
+  explicit FrameTable(size_t NumStripes) : Table(NumStripes, nullptr) {}
+  Frame *lookup(size_t Stripe) const { return Table.get(Stripe); }
+  void set(size_t Stripe, Frame *F) { Table.set(Stripe, F); }
 
 private:
-  static constexpr size_t PageSize = 1024;
-  std::vector<std::unique_ptr<Frame *[]>> Pages;
+  SparseTable<Frame *> Table;
 };
 
 } // namespace iopoly
@@ -60,24 +49,26 @@ struct iopoly_array {
   std::vector<std::string> Paths;                          ///< one per disk
   int LockFd = -1; ///< flock'ed <disk0>/<name>.lock while open
   iopoly::FrameTable Table;
-  std::vector<unsigned long long> *Fetched = nullptr; ///< distinct-stripe bits
+  iopoly::SparseBits *Fetched = nullptr; ///< distinct-stripe bits (in the Stats)
   void *AllocBase = nullptr; ///< iopoly_alloc address range, if any
   /// Stripes known to be all zero on disk (the array was created or
   /// truncated here and the stripe never written since): fetched by zero
-  /// filling the frame, with no I/O. Empty: unknown. Buffer lock.
-  std::vector<unsigned long long> ZeroOnDisk;
+  /// filling the frame, with no I/O. Only when ZeroKnown. Buffer lock.
+  iopoly::SparseBits ZeroOnDisk;
+  bool ZeroKnown = false;
 
   explicit iopoly_array(const iopoly::Geometry &G)
       : Geo(G), Table(G.numStripes()) {}
   bool live() const { return Magic == LiveMagic; }
-  bool zeroOnDisk(size_t Stripe) const {
-    return Stripe / 64 < ZeroOnDisk.size() && (ZeroOnDisk[Stripe / 64] >> (Stripe % 64) & 1);
-  }
+  bool zeroOnDisk(size_t Stripe) const { return ZeroKnown && ZeroOnDisk.test(Stripe); }
   void writtenToDisk(size_t Stripe) {
-    if (Stripe / 64 < ZeroOnDisk.size())
-      ZeroOnDisk[Stripe / 64] &= ~(1ULL << (Stripe % 64));
+    if (ZeroKnown)
+      ZeroOnDisk.clearBit(Stripe);
   }
-  void allZeroOnDisk() { ZeroOnDisk.assign((Geo.numStripes() + 63) / 64, ~0ULL); }
+  void allZeroOnDisk() {
+    ZeroOnDisk = iopoly::SparseBits(Geo.numStripes(), /*AllSet=*/true);
+    ZeroKnown = true;
+  }
   /// Identifies disk file \p Disk of this array for the disk model.
   unsigned long long fileId(size_t Disk) const {
     return (static_cast<unsigned long long>(Id) << 16) ^ Disk;

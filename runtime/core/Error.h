@@ -62,11 +62,11 @@ private:
 std::string format(const char *Fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /// Records \p Msg as the calling thread's last error.
-void setLastError(const std::string &Msg);
+void setLastError(const std::string &Msg) noexcept;
 /// The calling thread's last error ("" if none).
-const char *lastError();
+const char *lastError() noexcept;
 /// Clears the calling thread's last error.
-void clearLastError();
+void clearLastError() noexcept;
 
 /// Prints "iopoly: <Msg>" to stderr when IOPOLY_VERBOSE is set.
 void verbose(const std::string &Msg);

@@ -14,12 +14,30 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <sys/sysinfo.h>
 
 namespace iopoly {
 
 namespace {
 std::atomic<Runtime *> Instance{nullptr};
 std::mutex InstanceMu;
+
+/// A stripe buffer larger than the machine's memory would swap or be
+/// killed: refuse IOPOLY_BUFFER above RAM + swap, naming both.
+Status checkBufferFitsMemory(const Config &C) {
+  struct sysinfo Info;
+  if (::sysinfo(&Info) != 0)
+    return {};
+  unsigned long long Unit = Info.mem_unit ? Info.mem_unit : 1;
+  unsigned long long Ram = Info.totalram * Unit, Swap = Info.totalswap * Unit;
+  if (C.BufferBytes <= Ram + Swap)
+    return {};
+  const char *Spec = std::getenv("IOPOLY_BUFFER");
+  return Status::error(ErrorCode::Config,
+                       format("IOPOLY_BUFFER=%s (%zu bytes) is more than this machine's memory (%llu bytes of RAM, "
+                              "%llu of swap): the stripe buffer must fit in memory",
+                              Spec ? Spec : "", C.BufferBytes, Ram, Swap));
+}
 
 void atExitHandler() {
   if (Runtime *RT = Runtime::existing())
@@ -59,6 +77,8 @@ Status Runtime::init() {
   C.TracePath = expandPathTemplate(C.TracePath);
   Started = std::chrono::steady_clock::now();
   Retry.IoRetries = C.IoRetries;
+  if (Status S = checkBufferFitsMemory(C))
+    return S;
   if (Status S = createBackend(C, B))
     return S;
   Model = std::make_unique<DiskModel>(C.Model, C.numDisks());
@@ -71,6 +91,8 @@ Status Runtime::init() {
   IO = std::make_unique<StripeIO>(*Model, C.ModelWait, Retry, Counters->IoNanos, C.numDisks());
   BufferEnv Env{C.StripeSize, C.bufferFrames(), C.Prefetch, *Counters, *Model, *Trace, *Workers, *IO};
   Buffer = std::make_unique<StripeBuffer>(Env);
+  if (!Buffer->status().ok())
+    return Buffer->status();
   verbose(format("runtime started: %zu disks, %zu-byte stripes, %zu frames, backend %s, disk model %s",
                  C.numDisks(), C.StripeSize, C.bufferFrames(), B->name(), C.Model.Name.c_str()));
   return {};
@@ -85,17 +107,25 @@ Status Runtime::open(const char *Name, size_t ElemSize, int NDims, const size_t 
                      const int *Layout, int Flags, iopoly_array *&Out) {
   if (Status S = checkArrayName(Name))
     return S;
+  const int Known = IOPOLY_RDONLY | IOPOLY_RDWR | IOPOLY_CREATE | IOPOLY_TRUNC;
+  if (Flags & ~Known)
+    return Status::error(ErrorCode::InvalidArgument,
+                         format("array '%s': unknown flag bits 0x%x in 0x%x (known: IOPOLY_RDONLY 0x%x, IOPOLY_RDWR "
+                                "0x%x, IOPOLY_CREATE 0x%x, IOPOLY_TRUNC 0x%x)",
+                                Name, static_cast<unsigned>(Flags & ~Known), static_cast<unsigned>(Flags),
+                                IOPOLY_RDONLY, IOPOLY_RDWR, IOPOLY_CREATE, IOPOLY_TRUNC));
   int Kind = Flags & (IOPOLY_RDONLY | IOPOLY_RDWR | IOPOLY_CREATE);
   if (Kind != IOPOLY_RDONLY && Kind != IOPOLY_RDWR && Kind != IOPOLY_CREATE)
-    return Status::error(format("array '%s': flags 0x%x must contain exactly one of IOPOLY_RDONLY, "
+    return Status::error(ErrorCode::InvalidArgument,
+                         format("array '%s': flags 0x%x must contain exactly one of IOPOLY_RDONLY, "
                                 "IOPOLY_RDWR, IOPOLY_CREATE",
                                 Name, Flags));
-  if ((Flags & ~(IOPOLY_RDONLY | IOPOLY_RDWR | IOPOLY_CREATE | IOPOLY_TRUNC)) ||
-      ((Flags & IOPOLY_TRUNC) && !(Flags & IOPOLY_CREATE)))
-    return Status::error(format("array '%s': invalid flags 0x%x (IOPOLY_TRUNC needs IOPOLY_CREATE)", Name, Flags));
+  if ((Flags & IOPOLY_TRUNC) && !(Flags & IOPOLY_CREATE))
+    return Status::error(ErrorCode::InvalidArgument,
+                         format("array '%s': IOPOLY_TRUNC needs IOPOLY_CREATE (flags 0x%x)", Name, Flags));
   Geometry G;
   if (Status S = Geometry::make(ElemSize, NDims, Dims, Layout, C.StripeSize, C.numDisks(), G))
-    return Status::error(format("array '%s': %s", Name, S.message().c_str()));
+    return Status::wrap(S, format("array '%s': %s", Name, S.message().c_str()));
 
   std::lock_guard<std::mutex> L(RegistryMu);
   for (const iopoly_array *O : Open)

@@ -16,14 +16,7 @@
 namespace iopoly {
 
 StripeBuffer::StripeBuffer(const BufferEnv &E)
-    : Env(E), Frames(E.NumFrames), Memory(E.NumFrames, E.StripeSize), Start(std::chrono::steady_clock::now()) {
-  FreeList.reserve(E.NumFrames);
-  // Free frames are handed out from the back: keep frame 0 first.
-  for (size_t I = E.NumFrames; I-- > 0;) {
-    Frames[I].Data = Memory.frame(I);
-    FreeList.push_back(&Frames[I]);
-  }
-}
+    : Env(E), Memory(E.NumFrames, E.StripeSize), Start(std::chrono::steady_clock::now()) {}
 
 StripeBuffer::~StripeBuffer() = default;
 
@@ -33,13 +26,13 @@ void StripeBuffer::syncView(Frame *F) {
   ViewState Want = F->State != FrameState::Ready ? ViewState::None
                    : F->Dirty                    ? ViewState::ReadWrite
                                                  : ViewState::ReadOnly;
-  Memory.setView(*F->Owner, F->Stripe, static_cast<size_t>(F - Frames.data()), F->View, Want);
+  Memory.setView(*F->Owner, F->Stripe, F->Index, F->View, Want);
   F->View = Want;
 }
 
 void StripeBuffer::dropView(Frame *F) {
   if (F->Owner && F->View != ViewState::None)
-    Memory.setView(*F->Owner, F->Stripe, static_cast<size_t>(F - Frames.data()), F->View, ViewState::None);
+    Memory.setView(*F->Owner, F->Stripe, F->Index, F->View, ViewState::None);
   F->View = ViewState::None;
 }
 
@@ -93,7 +86,7 @@ Status StripeBuffer::bufferFullError(const iopoly_array *A, size_t S) {
   return Status::error(ErrorCode::BufferFull, format(
       "stripe buffer full: cannot bring in block %zu of array '%s' because all %zu frames are attached "
       "(%s); release blocks first or raise IOPOLY_BUFFER (now %zu bytes of %zu-byte stripes)",
-      S, A->Name.c_str(), Frames.size(), Who.c_str(), Frames.size() * Env.StripeSize, Env.StripeSize));
+      S, A->Name.c_str(), Env.NumFrames, Who.c_str(), Env.NumFrames * Env.StripeSize, Env.StripeSize));
 }
 
 Status StripeBuffer::takeVictim(Lock &L, bool Wait, Frame *&V) {
@@ -101,6 +94,14 @@ Status StripeBuffer::takeVictim(Lock &L, bool Wait, Frame *&V) {
     if (!FreeList.empty()) {
       V = FreeList.back();
       FreeList.pop_back();
+      return {};
+    }
+    if (Frames.size() < Env.NumFrames) {
+      // A frame never used so far: its memory is touched only now.
+      Frames.emplace_back();
+      V = &Frames.back();
+      V->Index = Frames.size() - 1;
+      V->Data = Memory.frame(V->Index);
       return {};
     }
     Frame *H = LruHead;
@@ -365,7 +366,7 @@ void StripeBuffer::attachRun(iopoly_array *A, size_t S, int Mode, size_t MaxBefo
   size_t Lo = S, Hi = S;
   // Runs may use at most half of the frames, so that the single stripes
   // other windows need always find room.
-  size_t Budget = PinnedFrames < Frames.size() / 2 ? Frames.size() / 2 - PinnedFrames : 0;
+  size_t Budget = PinnedFrames < Env.NumFrames / 2 ? Env.NumFrames / 2 - PinnedFrames : 0;
   MaxAfter = std::min(MaxAfter, Budget);
   MaxBefore = std::min(MaxBefore, Budget - MaxAfter);
   while (Hi + 1 < A->Geo.numStripes() && Hi - S < MaxAfter && Usable(Hi + 1)) {
