@@ -8,11 +8,13 @@
 
 #include "Sizes.h"
 
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace iopoly {
@@ -79,6 +81,66 @@ Status resolveDisks(Config &C) {
       return Status::error(format("empty directory in list '%s'", Spec.c_str()));
     else
       C.DiskDirs.push_back(D);
+  return {};
+}
+
+/// Checks the form of IOPOLY_DISKS before it is resolved: one count, or a
+/// comma list of directories. A single bare word ("abc") may be a typo of
+/// either, so it needs a '/' to be taken as a directory; numbers in a list
+/// ("1,2") and signed or malformed counts ("-1", "8x") are errors.
+Status checkDisksSpec(const std::string &Raw) {
+  const std::string Spec = trim(Raw);
+  auto IsNumberLike = [](const std::string &T) {
+    return !T.empty() && (std::isdigit(static_cast<unsigned char>(T[0])) || T[0] == '-' || T[0] == '+');
+  };
+  if (Spec.find(',') == std::string::npos) {
+    if (Spec.empty() || Spec.find_first_not_of("0123456789") == std::string::npos)
+      return {}; // a count (its range is checked when it is resolved)
+    if (IsNumberLike(Spec))
+      return Status::error(format("'%s' is not a disk count (a number in 1..4096)", Spec.c_str()));
+    if (Spec.find('/') == std::string::npos)
+      return Status::error(format("'%s' is neither a disk count (1..4096) nor a list of directories; write ./%s "
+                                  "for one disk directory named %s",
+                                  Spec.c_str(), Spec.c_str(), Spec.c_str()));
+    return {};
+  }
+  for (const std::string &D : split(Spec, ','))
+    if (!D.empty() && IsNumberLike(D) && D.find('/') == std::string::npos)
+      return Status::error(format("entry '%s' is a number: IOPOLY_DISKS is one disk count (e.g. 8) or a comma list "
+                                  "of directories",
+                                  D.c_str()));
+  return {};
+}
+
+/// A directory path with "//", "/./", a leading "./" and a trailing "/"
+/// removed, so that two spellings of one directory compare equal.
+std::string normalizeDir(const std::string &Path) {
+  std::vector<std::string> Parts;
+  for (const std::string &P : split(Path, '/'))
+    if (!P.empty() && P != ".")
+      Parts.push_back(P);
+  std::string Out = !Path.empty() && Path[0] == '/' ? "/" : "";
+  for (size_t I = 0; I < Parts.size(); ++I)
+    Out += (I ? "/" : "") + Parts[I];
+  return Out.empty() ? "." : Out;
+}
+
+/// Two disks in one directory would share their files: an error naming
+/// the directory and both positions (1-based). Existing directories are
+/// also compared by device and inode (symbolic links, "..").
+Status checkDistinctDirs(const std::vector<std::string> &Dirs) {
+  std::vector<std::string> Norm;
+  std::vector<std::pair<dev_t, ino_t>> Ids;
+  for (const std::string &D : Dirs) {
+    Norm.push_back(normalizeDir(D));
+    struct stat St;
+    Ids.push_back(::stat(D.c_str(), &St) == 0 ? std::make_pair(St.st_dev, St.st_ino) : std::make_pair(dev_t(0), ino_t(0)));
+  }
+  for (size_t J = 1; J < Dirs.size(); ++J)
+    for (size_t I = 0; I < J; ++I)
+      if (Norm[I] == Norm[J] || (Ids[I].second && Ids[I] == Ids[J]))
+        return Status::error(format("directory '%s' is listed twice (entries %zu and %zu)", Dirs[J].c_str(), I + 1,
+                                    J + 1));
   return {};
 }
 
@@ -336,16 +398,20 @@ Status parseConfig(const EnvLookup &Env, Config &Out) {
     if (!Env(V.Doc.Name, Value))
       continue;
     if (Status S = V.Set(C, Value))
-      return Status::error(format("%s=%s: %s", V.Doc.Name, Value.c_str(), S.message().c_str()));
+      return Status::error(ErrorCode::Config, format("%s=%s: %s", V.Doc.Name, Value.c_str(), S.message().c_str()));
   }
+  if (Status S = checkDisksSpec(C.DisksSpec))
+    return Status::error(ErrorCode::Config, format("IOPOLY_DISKS=%s: %s", C.DisksSpec.c_str(), S.message().c_str()));
   if (Status S = resolveDisks(C))
-    return Status::error(format("IOPOLY_DISKS=%s: %s", C.DisksSpec.c_str(), S.message().c_str()));
+    return Status::error(ErrorCode::Config, format("IOPOLY_DISKS=%s: %s", C.DisksSpec.c_str(), S.message().c_str()));
+  if (Status S = checkDistinctDirs(C.DiskDirs))
+    return Status::error(ErrorCode::Config, format("IOPOLY_DISKS=%s: %s", C.DisksSpec.c_str(), S.message().c_str()));
   if (C.BufferBytes < C.StripeSize) {
     // Quote both settings as written (or their defaults), then in bytes.
     std::string Buf = "64M", Stripe = "64K";
     Env("IOPOLY_BUFFER", Buf);
     Env("IOPOLY_STRIPE", Stripe);
-    return Status::error(format("IOPOLY_BUFFER=%s (%zu bytes) is smaller than one stripe (IOPOLY_STRIPE=%s, %zu bytes)",
+    return Status::error(ErrorCode::Config, format("IOPOLY_BUFFER=%s (%zu bytes) is smaller than one stripe (IOPOLY_STRIPE=%s, %zu bytes)",
                                 Buf.c_str(), C.BufferBytes, Stripe.c_str(), C.StripeSize));
   }
   Out = std::move(C);
