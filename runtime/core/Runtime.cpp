@@ -6,6 +6,7 @@
 #include "core/Runtime.h"
 #include "core/FileHeader.h"
 #include "core/Json.h"
+#include "core/OutputFile.h"
 
 #include "iopoly.h"
 
@@ -255,19 +256,9 @@ Status Runtime::writeStats(const std::string &Path) {
     std::fputs(J.c_str(), stderr);
     return {};
   }
-  // Write to a temporary name and rename, so a reader never sees half.
-  std::string Tmp = Path + ".tmp";
-  std::FILE *F = std::fopen(Tmp.c_str(), "w");
-  if (!F)
-    return Status::error(format("cannot write statistics to '%s': %s", Path.c_str(), std::strerror(errno)));
-  bool Ok = std::fwrite(J.data(), 1, J.size(), F) == J.size();
-  Ok = (std::fclose(F) == 0) && Ok;
-  if (!Ok || std::rename(Tmp.c_str(), Path.c_str()) != 0) {
-    int E = errno;
-    std::remove(Tmp.c_str());
-    return Status::error(format("cannot write statistics to '%s': %s", Path.c_str(), std::strerror(E)));
-  }
-  return {};
+  // Replaced atomically when a regular file, in place when a device or a
+  // FIFO, through a link to its target (core/OutputFile.h).
+  return writeWholeFile(Path, J, "statistics");
 }
 
 void Runtime::resetStats() {
