@@ -228,6 +228,10 @@ const std::vector<VarSpec> &varTable() {
        [](Config &C, const std::string &V) { return parseBool(V, C.Prefetch); }},
       {{"IOPOLY_VERBOSE", "0", "1: print the configuration and I/O decisions to stderr"},
        [](Config &C, const std::string &V) { return parseBool(V, C.Verbose); }},
+      {{"IOPOLY_CHECKSUM", "off",
+        "on: arrays created from now on keep a CRC32C per stripe, checked on every read (an existing array keeps "
+        "what it was created with)"},
+       [](Config &C, const std::string &V) { return parseBool(V, C.Checksum); }},
       {{"IOPOLY_MPIIO_HINTS", "", "extra MPI_Info hints for the mpiio backend: key=value,key=value"},
        [](Config &C, const std::string &V) -> Status {
          // The MPI-IO module checks the values; the shape is checked here.
@@ -441,6 +445,7 @@ std::string Config::toJSON() const {
   W.key("model_wait").value(ModelWait);
   W.key("prefetch").value(Prefetch);
   W.key("io_retries").value(static_cast<unsigned long long>(IoRetries));
+  W.key("checksum").value(Checksum);
   W.endObject();
   return W.str();
 }

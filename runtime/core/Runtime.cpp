@@ -149,17 +149,13 @@ Status Runtime::open(const char *Name, size_t ElemSize, int NDims, const size_t 
 
 Status Runtime::flush(iopoly_array *A) {
   Status First = Buffer->flush(A);
+  // A commit only when everything was written back: a failed write-back
+  // leaves the headers dirty, as the files are. The registry lock keeps the
+  // arrays from being closed meanwhile.
   std::lock_guard<std::mutex> L(RegistryMu);
-  for (const iopoly_array *O : Open) {
-    if (A && O != A)
-      continue;
-    if (!O->Writable)
-      continue;
-    for (size_t D = 0; D < O->Files.size(); ++D)
-      if (Status S = syncFile(*O->Files[D], O->Paths[D], Retry))
-        if (First.ok())
-          First = S;
-  }
+  for (const iopoly_array *O : Open)
+    if ((!A || O == A) && O->Writable && First.ok())
+      First = commitArray(*const_cast<iopoly_array *>(O), Retry);
   return First;
 }
 
@@ -171,10 +167,8 @@ Status Runtime::close(iopoly_array *A) {
   }
   if (Status S = Buffer->drop(A))
     return S;
-  if (A->Writable)
-    for (size_t D = 0; D < A->Files.size(); ++D)
-      if (Status S = syncFile(*A->Files[D], A->Paths[D], Retry))
-        return Status::error(format("array '%s' not closed: %s", A->Name.c_str(), S.message().c_str()));
+  if (Status S = commitArray(*A, Retry))
+    return Status::wrap(S, format("array '%s' not closed: %s", A->Name.c_str(), S.message().c_str()));
   Status S = closeArrayFiles(*this, *A);
   {
     std::lock_guard<std::mutex> L(RegistryMu);

@@ -298,6 +298,7 @@ static int cmdAllocTouch(const char *Name, size_t Bytes, size_t Offset) {
 
 /* More commands, in files of their own (one concern each). */
 int hostileMain(int Argc, char **Argv, int *Rc);
+int integrityMain(int Argc, char **Argv, int *Rc);
 
 int main(int Argc, char **Argv) {
   if (Argc < 3) {
@@ -305,7 +306,7 @@ int main(int Argc, char **Argv) {
     return 2;
   }
   int Rc = 0;
-  if (hostileMain(Argc, Argv, &Rc))
+  if (hostileMain(Argc, Argv, &Rc) || integrityMain(Argc, Argv, &Rc))
     return Rc;
   const char *Cmd = Argv[1];
   char **A = Argv + 1; /* A[1] is the array name */
