@@ -14,6 +14,7 @@
 #include "memory/Arena.h"
 #include "core/Runtime.h"
 #include "core/Seeker.h"
+#include "core/Alloc.h"
 
 #include <exception>
 #include <new>
@@ -84,6 +85,38 @@ bool blockInRange(const iopoly_array *A, size_t Block, const char *Fn) {
 }
 
 } // namespace
+
+namespace iopoly {
+
+Status allocArray(const char *Name, size_t Bytes, int Flags, ArrayOrigin Origin, void *&Out) {
+  const char *Shown = Name ? Name : "(null)";
+  if (Bytes == 0)
+    return Status::error(ErrorCode::InvalidArgument, format("array '%s': size is 0", Shown));
+  Runtime *RT = nullptr;
+  if (Status S = Runtime::get(RT))
+    return S;
+  // Checked before any file is created: the arena must be able to hold it.
+  if (Status S = arenaInit())
+    return Status::wrap(S, format("array '%s': %s", Shown, S.message().c_str()));
+  if (Bytes > iopoly_arena_size_)
+    return Status::error(ErrorCode::TooLarge,
+                         format("array '%s': %zu bytes are more than the disk-resident address space (%zu bytes)",
+                                Shown, Bytes, static_cast<size_t>(iopoly_arena_size_)));
+  iopoly_array *A = nullptr;
+  size_t Dims[1] = {Bytes};
+  if (Status S = RT->open(Name, 1, 1, Dims, nullptr, Flags, A, Origin))
+    return S;
+  void *Base = nullptr;
+  if (Status S = arenaReserve(A, Bytes, Base)) {
+    (void)RT->close(A);
+    return Status::wrap(S, format("array '%s': %s", Shown, S.message().c_str()));
+  }
+  A->AllocBase = Base;
+  Out = Base;
+  return {};
+}
+
+} // namespace iopoly
 
 extern "C" {
 
@@ -305,31 +338,10 @@ void *iopoly_alloc_flags(const char *name, size_t bytes, int flags) {
     if (flags != IOPOLY_CREATE && flags != (IOPOLY_CREATE | IOPOLY_TRUNC))
       return fail<void *>(format("iopoly_alloc: flags 0x%x must be IOPOLY_CREATE, optionally | IOPOLY_TRUNC", flags),
                           nullptr);
-    if (bytes == 0)
-      return fail<void *>(format("iopoly_alloc: array '%s': size is 0", name ? name : "(null)"), nullptr);
-    Runtime *RT = runtimeOrError("iopoly_alloc");
-    if (!RT)
-      return nullptr;
-    // Checked before any file is created: the arena must be able to hold it.
-    if (Status S = arenaInit())
-      return fail<void *>(format("iopoly_alloc: array '%s': %s", name ? name : "(null)", S.message().c_str()),
-                          nullptr);
-    if (bytes > iopoly_arena_size_)
-      return fail<void *>(format("iopoly_alloc: array '%s': %zu bytes are more than the disk-resident address space "
-                                 "(%zu bytes)",
-                                 name ? name : "(null)", bytes, static_cast<size_t>(iopoly_arena_size_)),
-                          nullptr);
-    iopoly_array *A = nullptr;
-    size_t Dims[1] = {bytes};
-    if (Status S = RT->open(name, 1, 1, Dims, nullptr, flags, A))
+    void *P = nullptr;
+    if (Status S = allocArray(name, bytes, flags, ArrayOrigin::Api, P))
       return fail<void *>("iopoly_alloc: " + S.message(), nullptr);
-    void *Base = nullptr;
-    if (Status S = arenaReserve(A, bytes, Base)) {
-      (void)RT->close(A);
-      return fail<void *>(format("iopoly_alloc: array '%s': %s", name, S.message().c_str()), nullptr);
-    }
-    A->AllocBase = Base;
-    return Base;
+    return P;
   });
 }
 

@@ -105,7 +105,7 @@ bool Runtime::isOpen(const iopoly_array *A) {
 }
 
 Status Runtime::open(const char *Name, size_t ElemSize, int NDims, const size_t *Dims,
-                     const int *Layout, int Flags, iopoly_array *&Out) {
+                     const int *Layout, int Flags, iopoly_array *&Out, ArrayOrigin Origin) {
   if (Status S = checkArrayName(Name))
     return S;
   const int Known = IOPOLY_RDONLY | IOPOLY_RDWR | IOPOLY_CREATE | IOPOLY_TRUNC;
@@ -135,7 +135,7 @@ Status Runtime::open(const char *Name, size_t ElemSize, int NDims, const size_t 
   auto A = std::make_unique<iopoly_array>(G);
   A->Name = Name;
   A->Id = NextId++;
-  if (Status S = openArrayFiles(*this, *A, Flags))
+  if (Status S = openArrayFiles(*this, *A, Flags, Origin))
     return S;
   Buffer->locked([&] {
     A->Fetched = Counters->fetchedBits(A->Name, G.numStripes());

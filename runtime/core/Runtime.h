@@ -42,7 +42,8 @@ public:
   RetryPolicy retryPolicy() const { return Retry; }
 
   Status open(const char *Name, size_t ElemSize, int NDims, const size_t *Dims,
-              const int *Layout, int Flags, iopoly_array *&Out);
+              const int *Layout, int Flags, iopoly_array *&Out,
+              ArrayOrigin Origin = ArrayOrigin::Api);
   Status close(iopoly_array *A);
   /// Writes back and syncs \p A (every array when null).
   Status flush(iopoly_array *A);

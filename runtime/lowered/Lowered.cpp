@@ -12,6 +12,7 @@
 #include "iopoly/abi.h"
 
 #include "memory/Arena.h"
+#include "core/Alloc.h"
 #include "core/Runtime.h"
 
 #include <algorithm>
@@ -310,9 +311,9 @@ void __iopoly_window_release(iopoly_window *W) {
 }
 
 void __iopoly_global_init(const char *Name, size_t Bytes, const void *Init, void **Slot) {
-  void *P = iopoly_alloc_flags(Name, Bytes, IOPOLY_CREATE | IOPOLY_TRUNC);
-  if (!P)
-    fatal(format("cannot create disk-resident global '%s' (%zu bytes): %s", Name, Bytes, iopoly_last_error()));
+  void *P = nullptr;
+  if (Status S = allocArray(Name, Bytes, IOPOLY_CREATE | IOPOLY_TRUNC, ArrayOrigin::Global, P))
+    fatal(format("cannot create disk-resident global '%s' (%zu bytes): %s", Name, Bytes, S.message().c_str()));
   if (Init) {
     iopoly_array *A = iopoly_array_of(P);
     size_t S = A->Geo.StripeSize;

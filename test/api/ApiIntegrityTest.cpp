@@ -125,3 +125,36 @@ TEST_F(ApiIntegrity, TruncRecoversAnInterruptedCreation) {
   ASSERT_EQ(0, run({"fill", "A", Blocks, "6", "trunc", "close"}).ExitCode);
   EXPECT_EQ(0, run({"check", "A", Blocks, "6"}).ExitCode);
 }
+
+namespace {
+void flipByte(const std::string &Path, long Offset) {
+  std::fstream F(Path, std::ios::in | std::ios::out | std::ios::binary);
+  F.seekg(Offset);
+  char C = 0;
+  F.read(&C, 1);
+  C ^= 0x20;
+  F.seekp(Offset);
+  F.write(&C, 1);
+}
+} // namespace
+
+TEST_F(ApiIntegrity, ChecksumsCatchAFlippedByteOnRead) {
+  ASSERT_EQ(0, run({"fill", "A", Blocks, "1", "trunc", "close"}, {{"IOPOLY_CHECKSUM", "on"}}).ExitCode);
+  EXPECT_TRUE(contains(readFile(diskFile(0, "A")).substr(0, 600), "\nchecksums crc32c\n"));
+  EXPECT_EQ(8 * 4, fileSize(Dir + "/data/disk1/A.sum")) << "one 4-byte sum per slot";
+  EXPECT_EQ(0, run({"check", "A", Blocks, "1"}).ExitCode) << "intact data passes (no variable needed)";
+  flipByte(diskFile(1, "A"), 4096 + 4096 + 100); // slot 1 of disk 1: block 4
+  RunResult R = run({"check", "A", Blocks, "1"});
+  ASSERT_EQ(3, R.ExitCode) << R;
+  EXPECT_TRUE(contains(R.Out, "checksum mismatch in block 4 of array 'A' ('" + diskFile(1, "A") + "' at offset 8192)"))
+      << R;
+}
+
+TEST_F(ApiIntegrity, WithoutChecksumsAFlippedByteIsReadAsData) {
+  // The documented default: no per-stripe checksums, nothing to compare.
+  ASSERT_EQ(0, run({"fill", "A", Blocks, "1", "trunc", "close"}).ExitCode);
+  flipByte(diskFile(1, "A"), 4096 + 4096 + 100);
+  RunResult R = run({"check", "A", Blocks, "1"});
+  EXPECT_EQ(1, R.ExitCode) << R;
+  EXPECT_TRUE(contains(R.Out, "mismatch: byte 100 of block 4")) << R;
+}
