@@ -52,6 +52,12 @@ typedef struct iopoly_seeker iopoly_seeker;
 
 #define IOPOLY_MAX_DIMS 8
 
+/** Exit status of a process whose arrays could not all be written back when
+ *  it exited without closing them (a full disk, say): the blocks concerned
+ *  are saved to a rescue file that 'iopoly-fsck NAME --repair' writes back,
+ *  and the process ends with this status instead of its own (EX_IOERR). */
+#define IOPOLY_EXIT_UNSAVED 74
+
 /* ---- Arrays ----------------------------------------------------------- */
 
 /** Opens (or creates) the array \p name: \p ndims dimensions of sizes

@@ -7,6 +7,7 @@
 #include "core/FileHeader.h"
 #include "core/Json.h"
 #include "core/OutputFile.h"
+#include "core/Rescue.h"
 
 #include "iopoly.h"
 
@@ -16,6 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <sys/sysinfo.h>
+#include <unistd.h>
 
 namespace iopoly {
 
@@ -41,8 +43,16 @@ Status checkBufferFitsMemory(const Config &C) {
 }
 
 void atExitHandler() {
-  if (Runtime *RT = Runtime::existing())
-    RT->shutdown();
+  Runtime *RT = Runtime::existing();
+  if (!RT)
+    return;
+  RT->shutdown();
+  if (RT->unsavedAtExit()) {
+    // The program's own exit status would claim success: data it wrote is
+    // not in its files (it is in a rescue file, or lost). Documented.
+    std::fflush(nullptr);
+    ::_exit(IOPOLY_EXIT_UNSAVED);
+  }
 }
 } // namespace
 
@@ -255,6 +265,32 @@ Status Runtime::writeStats(const std::string &Path) {
   return writeWholeFile(Path, J, "statistics");
 }
 
+void Runtime::rescue(iopoly_array *A, const Status &Why) {
+  UnsavedAtExit = true;
+  std::vector<std::pair<size_t, std::string>> Dirty = Buffer->dirtyStripes(A);
+  std::string Head = format("iopoly: error: at exit, array '%s' could not be written back: %s", A->Name.c_str(),
+                            Why.message().c_str());
+  if (Dirty.empty()) {
+    std::fprintf(stderr, "%s\n", Head.c_str());
+    return;
+  }
+  RescueFile R;
+  R.Name = A->Name;
+  R.Creation = A->Header.Creation;
+  R.StripeSize = A->Geo.StripeSize;
+  for (auto &D : Dirty)
+    R.Blocks.push_back({D.first, std::move(D.second)});
+  std::string Path;
+  if (Status S = writeRescueFile(R, rescueDirs(A->Dirs, C.Dir), Path))
+    std::fprintf(stderr, "%s.\niopoly: error: its %zu unwritten block(s) could not be saved anywhere either (%s): "
+                 "they are lost\n",
+                 Head.c_str(), R.Blocks.size(), S.message().c_str());
+  else
+    std::fprintf(stderr, "%s.\niopoly: error: its %zu unwritten block(s) were saved to '%s'; once the disk has room, "
+                 "run 'iopoly-fsck %s --repair' to write them back\n",
+                 Head.c_str(), R.Blocks.size(), Path.c_str(), A->Name.c_str());
+}
+
 void Runtime::resetStats() {
   Buffer->locked([&] {
     Counters->reset();
@@ -294,9 +330,9 @@ void Runtime::shutdown() {
         Live.push_back(const_cast<iopoly_array *>(A));
     }
     for (iopoly_array *A : Live)
-      if (Status S = flush(A))
-        std::fprintf(stderr, "iopoly: error: at exit, array '%s' could not be written back: %s\n",
-                     A->Name.c_str(), S.message().c_str());
+      if (A->Writable)
+        if (Status S = flush(A))
+          rescue(A, S);
     Workers->stop();
     if (!C.StatsPath.empty())
       if (Status S = writeStats(C.StatsPath))

@@ -594,6 +594,18 @@ Status StripeBuffer::drop(iopoly_array *A) {
   return {};
 }
 
+std::vector<std::pair<size_t, std::string>> StripeBuffer::dirtyStripes(const iopoly_array *A) {
+  std::lock_guard<std::mutex> G(Mu);
+  std::vector<std::pair<size_t, std::string>> Out;
+  for (const Frame &F : Frames) {
+    // A frame whose write-back failed reverted to its old, dirty stripe.
+    if (F.Owner == A && F.State == FrameState::Ready && F.Dirty)
+      Out.emplace_back(F.Stripe, std::string(F.Data, A->Geo.stripeBytes(F.Stripe)));
+  }
+  std::sort(Out.begin(), Out.end(), [](const auto &X, const auto &Y) { return X.first < Y.first; });
+  return Out;
+}
+
 size_t StripeBuffer::pinCount(const iopoly_array *A) {
   std::lock_guard<std::mutex> G(Mu);
   size_t N = 0;

@@ -124,6 +124,10 @@ public:
   /// Whether the buffer memory could be reserved (else the reason).
   const Status &status() const { return Memory.status(); }
 
+  /// Copies of the stripes of \p A still dirty (their useful bytes), for
+  /// the rescue file of a failed exit (core/Rescue.h).
+  std::vector<std::pair<size_t, std::string>> dirtyStripes(const iopoly_array *A);
+
   /// Number of pins held on stripes of \p A (all arrays when null).
   size_t pinCount(const iopoly_array *A);
   /// Capacity in frames (IOPOLY_BUFFER / stripe).
