@@ -128,7 +128,7 @@ Status inspectArray(const Config &C, const std::string &Name, ArrayInspection &O
     return {};
   }
   std::vector<FileHeader> Hs(T);
-  std::string First, Dirty;
+  std::string First, Dirty, CommitDiff;
   for (size_t D = 0; D < T; ++D) {
     if (Finals[D].empty())
       continue;
@@ -160,11 +160,10 @@ Status inspectArray(const Config &C, const std::string &Name, ArrayInspection &O
                                            "IOPOLY_DISKS, or --remove",
                                            First.c_str(), I.Header.Creation.c_str(), Finals[D].c_str(),
                                            H.Creation.c_str()));
-    if (H.Commit != I.Header.Commit)
-      return Set(ArrayState::Mixed, format("its files hold different committed states ('%s': %s, '%s': %s); fix "
-                                           "IOPOLY_DISKS, or --remove",
-                                           First.c_str(), I.Header.Commit.c_str(), Finals[D].c_str(),
-                                           H.Commit.c_str()));
+    if (H.Commit != I.Header.Commit && CommitDiff.empty())
+      CommitDiff = format("its files hold different committed states ('%s': %s, '%s': %s); fix IOPOLY_DISKS, or "
+                          "--remove",
+                          First.c_str(), I.Header.Commit.c_str(), Finals[D].c_str(), H.Commit.c_str());
     if (H.Dirty && Dirty.empty())
       Dirty = Finals[D];
     if (H.Checksums) {
@@ -174,6 +173,10 @@ Status inspectArray(const Config &C, const std::string &Name, ArrayInspection &O
         return Set(ArrayState::Damaged, format("'%s' is missing or has the wrong size", N.Sums.c_str()));
     }
   }
+  // Different commits with a dirty header: a commit interrupted while it
+  // rewrote the headers (they are written one disk after the other).
+  if (!CommitDiff.empty() && Dirty.empty())
+    return Set(ArrayState::Mixed, CommitDiff);
   for (size_t D = 0; D < T; ++D)
     if (Finals[D].empty())
       return Set(ArrayState::Incomplete, format("'%s' is missing (%zu of %zu disk files exist); were the disk "

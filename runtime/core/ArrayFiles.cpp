@@ -214,6 +214,7 @@ struct Existing {
   std::vector<FileHeader> Headers;
   bool Dirty = false;
   std::string DirtyPath;
+  std::vector<std::string> CommitPaths; ///< two files with different commits
 };
 
 Status readExisting(Runtime &RT, iopoly_array &A, const Scan &Sc, const FileHeader &Want, bool IgnoreGeometry,
@@ -251,13 +252,10 @@ Status readExisting(Runtime &RT, iopoly_array &A, const Scan &Sc, const FileHead
                                     "'%s' has creation %s (were the disk directories of two runs mixed?)",
                                     A.Name.c_str(), FirstPath.c_str(), F.Creation.empty() ? "(none)" : F.Creation.c_str(),
                                     Path.c_str(), H.Creation.empty() ? "(none)" : H.Creation.c_str()));
-      if (H.Commit != F.Commit)
-        return Status::error(ErrorCode::Mismatch,
-                             format("array '%s': its files hold different committed states: '%s' has commit %s, "
-                                    "'%s' has commit %s (copies of one array that were written separately, mixed "
-                                    "by the disk list?)",
-                                    A.Name.c_str(), FirstPath.c_str(), F.Commit.c_str(), Path.c_str(),
-                                    H.Commit.c_str()));
+      // Commits are compared once all headers are read: a commit that was
+      // interrupted while its headers were rewritten leaves dirty ones.
+      if (H.Commit != F.Commit && Out.CommitPaths.empty())
+        Out.CommitPaths = {FirstPath, F.Commit, Path, H.Commit};
     } else {
       FirstPath = Path;
     }
@@ -267,6 +265,13 @@ Status readExisting(Runtime &RT, iopoly_array &A, const Scan &Sc, const FileHead
     }
     Out.Headers.push_back(H);
   }
+  if (!Out.Dirty && !Out.CommitPaths.empty())
+    return Status::error(ErrorCode::Mismatch,
+                         format("array '%s': its files hold different committed states: '%s' has commit %s, '%s' has "
+                                "commit %s (copies of one array that were written separately, mixed by the disk "
+                                "list?)",
+                                A.Name.c_str(), Out.CommitPaths[0].c_str(), Out.CommitPaths[1].c_str(),
+                                Out.CommitPaths[2].c_str(), Out.CommitPaths[3].c_str()));
   return {};
 }
 
@@ -454,18 +459,38 @@ ArrayFileNames arrayFileNames(const std::string &Dir, const std::string &Name) {
 }
 
 Status removeArrayFiles(const std::vector<std::string> &Dirs, const std::string &Name) {
+  // Two phases, so that a crash in the middle leaves what an interrupted
+  // creation leaves (temporaries) and never a subset of final files that
+  // would read as an incomplete array: first every file is renamed to its
+  // temporary name, then the temporaries go.
   Status First;
-  for (const std::string &Dir : Dirs) {
-    ArrayFileNames N = arrayFileNames(Dir, Name);
-    bool Any = false;
-    for (const std::string *P : {&N.Data, &N.DataTemp, &N.Sums, &N.SumsTemp}) {
-      if (::unlink(P->c_str()) == 0)
-        Any = true;
-      else if (errno != ENOENT && First.ok())
-        First = Status::error(ErrorCode::IO, format("cannot remove '%s': %s", P->c_str(), std::strerror(errno)));
+  auto Note = [&](const std::string &What, const std::string &P) {
+    if (errno != ENOENT && First.ok())
+      First = Status::error(ErrorCode::IO, format("cannot %s '%s': %s", What.c_str(), P.c_str(), std::strerror(errno)));
+  };
+  std::vector<bool> Touched(Dirs.size(), false);
+  for (size_t K = 0; K < Dirs.size(); ++K) {
+    ArrayFileNames N = arrayFileNames(Dirs[K], Name);
+    for (auto Pair : {std::make_pair(&N.Data, &N.DataTemp), std::make_pair(&N.Sums, &N.SumsTemp)}) {
+      if (::rename(Pair.first->c_str(), Pair.second->c_str()) == 0)
+        Touched[K] = true;
+      else
+        Note("rename", *Pair.first);
     }
-    if (Any)
-      syncDirectory(Dir);
+  }
+  for (size_t K = 0; K < Dirs.size(); ++K)
+    if (Touched[K])
+      syncDirectory(Dirs[K]);
+  for (size_t K = 0; K < Dirs.size(); ++K) {
+    ArrayFileNames N = arrayFileNames(Dirs[K], Name);
+    for (const std::string *P : {&N.DataTemp, &N.SumsTemp}) {
+      if (::unlink(P->c_str()) == 0)
+        Touched[K] = true;
+      else
+        Note("remove", *P);
+    }
+    if (Touched[K])
+      syncDirectory(Dirs[K]);
   }
   return First;
 }

@@ -20,6 +20,15 @@
  *        its write-backs fail.
  *   check-range NAME BLOCKS FIRST COUNT SEED   those blocks hold SEED, the
  *        others are zero
+ *   crash-child NAME BLOCKS EPOCHS   the process the crash test kills:
+ *        creates the array (CREATE|TRUNC), then for e = 1..EPOCHS writes
+ *        every block with seed e in a shuffled order (evictions write back
+ *        half-finished epochs), commits it with iopoly_flush - or every
+ *        third epoch with iopoly_close and a reopen - and prints "e" once
+ *        that returned 0 ("0" after the creation)
+ *   crash-verify NAME BLOCKS   "state S" when the array opens and holds
+ *        epoch S everywhere, "mixed ..." when it holds no single epoch,
+ *        "error: ..." when it is refused
  *===----------------------------------------------------------------------===*/
 #include "iopoly.h"
 
@@ -128,6 +137,67 @@ static int cmdFillRange(const char *Name, size_t Blocks, size_t First, size_t Co
   return 0;
 }
 
+static int cmdCrashChild(const char *Name, size_t Blocks, unsigned Epochs) {
+  iopoly_array *A = openBlocks(Name, Blocks, IOPOLY_CREATE | IOPOLY_TRUNC);
+  if (!A)
+    return fail("create");
+  printf("0\n");
+  fflush(stdout);
+  unsigned Rng = 12345;
+  for (unsigned E = 1; E <= Epochs; ++E) {
+    for (size_t K = 0; K < Blocks; ++K) {
+      Rng = Rng * 1103515245u + 12345u;
+      size_t B = (K * 7 + (Rng >> 16)) % Blocks; /* a shuffled walk ... */
+      if (writeBlocks(A, B, 1, E))
+        return 1;
+    }
+    if (writeBlocks(A, 0, Blocks, E)) /* ... then every block, in order */
+      return 1;
+    if (E % 3 == 0) {
+      if (iopoly_close(A) != 0)
+        return fail("close");
+      A = NULL;
+    } else if (iopoly_flush(A) != 0) {
+      return fail("flush");
+    }
+    printf("%u\n", E);
+    fflush(stdout);
+    if (!A && !(A = openBlocks(Name, Blocks, IOPOLY_RDWR)))
+      return fail("reopen");
+  }
+  return iopoly_close(A) == 0 ? 0 : fail("close");
+}
+
+static int cmdCrashVerify(const char *Name, size_t Blocks) {
+  iopoly_array *A = openBlocks(Name, Blocks, IOPOLY_RDONLY);
+  if (!A) {
+    printf("error: %s\n", iopoly_last_error());
+    return 3;
+  }
+  size_t S = iopoly_block_size();
+  int Seed = -1;
+  for (size_t B = 0; B < Blocks; ++B) {
+    const unsigned char *P = iopoly_attach(A, B, IOPOLY_READ);
+    if (!P) {
+      printf("error: %s\n", iopoly_last_error());
+      return 3;
+    }
+    for (size_t I = 0; I < S; ++I) {
+      if (Seed < 0) /* pattern(0, s) = 7 s: the epoch, below 36 */
+        Seed = P[0] / 7;
+      if (P[I] != pattern(B * S + I, (unsigned)Seed)) {
+        printf("mixed: byte %zu of block %zu is %u, epoch %d would be %u\n", I, B, P[I], Seed,
+               pattern(B * S + I, (unsigned)Seed));
+        return 1;
+      }
+    }
+    iopoly_release(A, B);
+  }
+  iopoly_close(A);
+  printf("state %d\n", Seed);
+  return 0;
+}
+
 int integrityMain(int Argc, char **Argv, int *Rc) {
   const char *Cmd = Argv[1];
   if (!strcmp(Cmd, "fill") && Argc == 7)
@@ -137,6 +207,10 @@ int integrityMain(int Argc, char **Argv, int *Rc) {
   else if (!strcmp(Cmd, "fill-range") && Argc == 7)
     *Rc = cmdFillRange(Argv[2], strtoull(Argv[3], NULL, 10), strtoull(Argv[4], NULL, 10),
                        strtoull(Argv[5], NULL, 10), (unsigned)atoi(Argv[6]));
+  else if (!strcmp(Cmd, "crash-child") && Argc == 5)
+    *Rc = cmdCrashChild(Argv[2], strtoull(Argv[3], NULL, 10), (unsigned)atoi(Argv[4]));
+  else if (!strcmp(Cmd, "crash-verify") && Argc == 4)
+    *Rc = cmdCrashVerify(Argv[2], strtoull(Argv[3], NULL, 10));
   else if (!strcmp(Cmd, "check-range") && Argc == 7)
     *Rc = checkBlocks(Argv[2], strtoull(Argv[3], NULL, 10), strtoull(Argv[4], NULL, 10),
                       strtoull(Argv[5], NULL, 10), (unsigned)atoi(Argv[6]));
