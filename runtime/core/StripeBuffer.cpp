@@ -168,10 +168,12 @@ StripeBuffer::Replacement StripeBuffer::beginReplace(Frame *V, iopoly_array *A,
   size_t D = A->Geo.diskOf(S);
   if (SkipRead) {
     C.Overwrites++;
+    R.Arrival = Replacement::Overwrite;
     V->ReadyAt = Issue;
   } else if (A->zeroOnDisk(S)) {
     // Never written since the file was created: zeros, no disk request.
     C.ZeroFills++;
+    R.Arrival = Replacement::ZeroFill;
     R.SkipRead = true;
     V->ReadyAt = Issue;
   } else {
@@ -188,6 +190,21 @@ StripeBuffer::Replacement StripeBuffer::beginReplace(Frame *V, iopoly_array *A,
   return R;
 }
 
+void StripeBuffer::undoArrival(const Replacement &R) {
+  Counters &C = Env.Counters.C;
+  if (R.Arrival == Replacement::Overwrite) {
+    C.Overwrites--;
+  } else if (R.Arrival == Replacement::ZeroFill) {
+    C.ZeroFills--;
+  } else {
+    size_t D = R.A->Geo.diskOf(R.S);
+    C.Fetches--;
+    C.BytesRead -= Env.StripeSize;
+    C.PerDisk[D].Fetches--;
+    C.PerDisk[D].BytesRead -= Env.StripeSize;
+  }
+}
+
 Status StripeBuffer::runReplace(const Replacement &R) {
   Frame *F = R.F;
   if (R.WriteBack) {
@@ -197,31 +214,34 @@ Status StripeBuffer::runReplace(const Replacement &R) {
     size_t OD = F->OldOwner->Geo.diskOf(F->OldStripe);
     if (W) {
       // Keep the only copy of the old data: the frame reverts to its old,
-      // still dirty, stripe and the new stripe is not brought in.
+      // still dirty, stripe and the new stripe is not brought in. Nothing
+      // was evicted, written or read: the counters say so.
       C.WriteErrors++;
       C.Writebacks--;
       C.BytesWritten -= Env.StripeSize;
       C.PerDisk[OD].Writes--;
       C.PerDisk[OD].BytesWritten -= Env.StripeSize;
+      C.Evictions--;
+      undoArrival(R);
       R.A->Table.set(R.S, nullptr);
       F->Owner = F->OldOwner;
       F->Stripe = F->OldStripe;
       F->OldOwner = nullptr;
       F->Dirty = true;
       F->WriteHeld = false; // set for the new stripe by pinAhead, not held now
-      PinnedFrames -= F->Pins ? 1 : 0;
-      PinnedFrames -= F->Pins ? 1 : 0;
-    F->Pins = 0;
+      if (F->Pins) // the pin was taken for the new stripe
+        --PinnedFrames;
+      F->Pins = 0;
       F->Prefetched = false;
       F->State = FrameState::Ready;
       syncView(F);
       if (!F->InLru)
         lruPushBack(F);
       CV.notify_all();
-      return Status::error(format("cannot make room for block %zu of array '%s': write-back of block %zu of "
-                                  "array '%s' failed (the data stays in the buffer): %s",
-                                  R.S, R.A->Name.c_str(), F->Stripe, F->Owner->Name.c_str(),
-                                  W.message().c_str()));
+      return Status::wrap(W, format("cannot make room for block %zu of array '%s': write-back of block %zu of "
+                                    "array '%s' failed (the data stays in the buffer): %s",
+                                    R.S, R.A->Name.c_str(), F->Stripe, F->Owner->Name.c_str(),
+                                    W.message().c_str()));
     }
     F->OldOwner->Table.set(F->OldStripe, nullptr);
     F->OldOwner->writtenToDisk(F->OldStripe);
@@ -237,16 +257,20 @@ Status StripeBuffer::runReplace(const Replacement &R) {
   std::lock_guard<std::mutex> G(Mu);
   if (Rd) {
     Env.Counters.C.ReadErrors++;
+    undoArrival(R);
     R.A->Table.set(R.S, nullptr);
     lruUnlink(F);
     F->Owner = nullptr;
+    if (F->Pins) // the pin taken for this stripe goes with it
+      --PinnedFrames;
     F->Pins = 0;
     F->Prefetched = false;
+    F->Dirty = F->WriteHeld = false;
     F->State = FrameState::Free;
     FreeList.push_back(F);
     CV.notify_all();
-    return Status::error(format("cannot read block %zu of array '%s': %s", R.S, R.A->Name.c_str(),
-                                Rd.message().c_str()));
+    return Status::wrap(Rd, format("cannot read block %zu of array '%s': %s", R.S, R.A->Name.c_str(),
+                                   Rd.message().c_str()));
   }
   F->State = FrameState::Ready;
   syncView(F);
@@ -508,8 +532,8 @@ Status StripeBuffer::writeBackLocked(Lock &L, Frame *F) {
   if (E) {
     F->Dirty = true;
     C.WriteErrors++;
-    E = Status::error(format("cannot write back block %zu of array '%s' (the data stays in the buffer): %s", S,
-                             A->Name.c_str(), E.message().c_str()));
+    E = Status::wrap(E, format("cannot write back block %zu of array '%s' (the data stays in the buffer): %s", S,
+                               A->Name.c_str(), E.message().c_str()));
   } else {
     C.Writebacks++;
     C.BytesWritten += Env.StripeSize;

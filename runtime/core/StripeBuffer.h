@@ -157,7 +157,11 @@ private:
     bool SkipRead;      ///< OVERWRITE: zero instead of reading
     double ReadService; ///< modeled service times
     double WriteService;
+    /// What the new stripe's arrival was counted as (undone if it fails).
+    enum { Fetch, ZeroFill, Overwrite } Arrival = Fetch;
   };
+  /// Takes back the counters of an arrival that did not happen.
+  void undoArrival(const Replacement &R);
 
   Status takeVictim(Lock &L, bool Wait, Frame *&V);
   Replacement beginReplace(Frame *V, iopoly_array *A, size_t S, bool Pin,
