@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -129,18 +130,20 @@ std::string normalizeDir(const std::string &Path) {
 /// the directory and both positions (1-based). Existing directories are
 /// also compared by device and inode (symbolic links, "..").
 Status checkDistinctDirs(const std::vector<std::string> &Dirs) {
-  std::vector<std::string> Norm;
-  std::vector<std::pair<dev_t, ino_t>> Ids;
-  for (const std::string &D : Dirs) {
-    Norm.push_back(normalizeDir(D));
+  std::map<std::string, size_t> ByName;
+  std::map<std::pair<dev_t, ino_t>, size_t> ById;
+  for (size_t J = 0; J < Dirs.size(); ++J) {
+    auto Named = ByName.emplace(normalizeDir(Dirs[J]), J);
+    size_t I = Named.first->second;
     struct stat St;
-    Ids.push_back(::stat(D.c_str(), &St) == 0 ? std::make_pair(St.st_dev, St.st_ino) : std::make_pair(dev_t(0), ino_t(0)));
+    if (Named.second && ::stat(Dirs[J].c_str(), &St) == 0) {
+      auto Same = ById.emplace(std::make_pair(St.st_dev, St.st_ino), J);
+      I = Same.first->second;
+    }
+    if (I != J)
+      return Status::error(format("directory '%s' is listed twice (entries %zu and %zu)", Dirs[J].c_str(), I + 1,
+                                  J + 1));
   }
-  for (size_t J = 1; J < Dirs.size(); ++J)
-    for (size_t I = 0; I < J; ++I)
-      if (Norm[I] == Norm[J] || (Ids[I].second && Ids[I] == Ids[J]))
-        return Status::error(format("directory '%s' is listed twice (entries %zu and %zu)", Dirs[J].c_str(), I + 1,
-                                    J + 1));
   return {};
 }
 
@@ -408,7 +411,8 @@ Status parseConfig(const EnvLookup &Env, Config &Out) {
     return Status::error(ErrorCode::Config, format("IOPOLY_DISKS=%s: %s", C.DisksSpec.c_str(), S.message().c_str()));
   if (Status S = resolveDisks(C))
     return Status::error(ErrorCode::Config, format("IOPOLY_DISKS=%s: %s", C.DisksSpec.c_str(), S.message().c_str()));
-  if (Status S = checkDistinctDirs(C.DiskDirs))
+  bool IsList = C.DisksSpec.find(',') != std::string::npos; // a count names distinct directories
+  if (Status S = IsList ? checkDistinctDirs(C.DiskDirs) : Status())
     return Status::error(ErrorCode::Config, format("IOPOLY_DISKS=%s: %s", C.DisksSpec.c_str(), S.message().c_str()));
   if (C.BufferBytes < C.StripeSize) {
     // Quote both settings as written (or their defaults), then in bytes.
