@@ -21,13 +21,16 @@ cannot pass.
 
 The buffer: the lowered code keeps one stripe attached per access site and
 loop until its function returns (README, known limitations), so a program
-with more sites than the buffer has frames cannot run in it. Before a build
-runs, that count is read from its -Rpass=iopoly remarks (frames_needed);
-when it exceeds the buffer, the run gets a buffer of that many stripes from
-the start and is counted in the needs-buf column: the documented limitation,
-applied by its rule and reported, never a silent retry. A run that stops
-with "stripe buffer full" in a buffer the rule says is enough is a failure.
---strict-buffer runs every program in the given buffer (such programs fail).
+with more sites than the buffer has frames may stop with "stripe buffer
+full". There is no silent retry: such a stop is a failure unless the case
+(seed, -O level, mode) is listed in buffer_limits.txt, the documented
+limitation checked by name. A listed case is run again in a buffer of one
+stripe per access site and loop (counted from its -Rpass=iopoly remarks),
+where it must pass, and is reported in the listed-limit column; a listed case
+that no longer stops is a failure too (the list must be kept true).
+--buffer-rule instead gives every program such a buffer from the start when
+its remarks say it needs one (for exploring other seeds); --record-limits
+FILE writes the cases that stopped, in the list's format.
 
 Schedules: for clo, dro-l and dro-wp the report counts the programs a remark
 says were rescheduled ("reordered the loops here", "applied a new
@@ -273,6 +276,8 @@ class Tester:
         self.slowest = []
         self.compiles = []   # (CPU seconds, seed, opt, mode)
         self.ref_cpu = 0.0   # mode=off builds and runs
+        self.limits = load_limits(args.limits)  # {(name, opt, mode)}
+        self.stopped = []    # cases that stopped with "stripe buffer full"
 
     def counter(self, mode, opt):
         return self.stats.setdefault((mode, opt), dict(compiled=0, identical=0, transformed=0, code_differs=0,
@@ -284,6 +289,8 @@ class Tester:
                                                       '-fplugin-arg-iopoly-disks=' + DISKS]
         if self.args.sabotage and mode == self.args.sabotage:
             cmd.append('-DIOPOLY_RANDOM_SABOTAGE')
+        if mode == 'off':
+            cmd.append('-DIOPOLY_RANDOM_REFERENCE')  # ordinary memory for iopoly_alloc arrays
         cmd += BASE_CFLAGS + self.args.cflags
         if remarks:
             cmd += ['-Rpass=iopoly', '-Rpass-missed=iopoly']
@@ -362,31 +369,47 @@ class Tester:
             m['scheduled'] = bool(scheduled(mode, remarks)) and opt != '-O0'
             data = os.path.join(work, tag + '.data')
             stats = os.path.join(work, tag + '.stats.json')
-            # The documented limitation, applied by its rule before the run:
-            # one stripe per access site and loop (frames_needed).
+            # The documented limitation: one stripe per access site and loop
+            # (frames_needed, from the remarks).
             buffer = self.args.buffer
             need = frames_needed(remarks)
             stripe = parse_size(dict(kv.split('=', 1) for kv in self.args.run_env).get('IOPOLY_STRIPE', STRIPE))
-            if not self.args.strict_buffer and need is not None and need * stripe > parse_size(buffer):
-                buffer = '%dK' % ((need * stripe + 1023) // 1024)
+            rule_buffer = '%dK' % ((need * stripe + 1023) // 1024) if need is not None else None
+            if self.args.buffer_rule and need is not None and need * stripe > parse_size(buffer):
+                buffer = rule_buffer
                 m['bigger_buffer'] = buffer
-            out, rc, err = self.run_lowered(exe, data, stats, buffer)
-            if rc != 0 and b'stripe buffer full' in err:
-                err = err.replace(b'stripe buffer full', b'stripe buffer full (in a buffer of %s, which the '
-                                  b'documented rule of one stripe per access site and loop (%s) says is enough)'
-                                  % (buffer.encode(), str(need).encode()), 1)
+            prog_env = ['%s=%s' % kv for kv in sorted((info or {}).get('run_env', {}).items())]
+            m['run_env'] = prog_env
+            out, rc, err = self.run_lowered(exe, data, stats, buffer, prog_env)
+            case = (self.case_name(seed), opt, mode)
+            full = rc != 0 and b'stripe buffer full' in err
+            if full:
+                self.note_limit(case)
+            if full and case in self.limits and rule_buffer and not self.args.buffer_rule:
+                # Listed by name: the documented limitation. Its output is
+                # still checked, in the buffer the rule asks for.
+                buffer = rule_buffer
+                m['bigger_buffer'] = buffer
+                out, rc, err = self.run_lowered(exe, data, stats, buffer, prog_env)
+            elif full and not self.args.buffer_rule:
+                err += (b'\n(not a listed limitation: add "%s %s %s" to test/random/buffer_limits.txt if the program '
+                        b'needs more than one stripe per access site and loop - %s by its remarks)'
+                        % (case[0].encode(), opt.encode(), mode.encode(), str(need).encode()))
+            elif not full and case in self.limits and not self.args.buffer_rule:
+                fail(mode, 'mode=%s ran in %s although buffer_limits.txt lists it as needing more: remove the line '
+                     '"%s %s %s"' % (mode, buffer, case[0], opt, mode), {'buffer': buffer, 'prog_env': prog_env})
             m['buffer'] = buffer
             with open(os.path.join(work, tag + '.out'), 'wb') as f:
                 f.write(out)
             if rc != 0:
                 err = err.decode(errors='replace')
                 fail(mode, 'mode=%s run exits with %s: %s' % (mode, rc, first_error(err)),
-                     {'run.stderr': err, 'buffer': buffer})
+                     {'run.stderr': err, 'buffer': buffer, 'prog_env': prog_env})
                 res['modes'][mode] = m
                 continue
             if out != ref_out:
                 fail(mode, 'mode=%s output differs from mode=off: %s' % (mode, first_difference(ref_out, out)),
-                     {'ref.out': ref_out, 'buffer': buffer})
+                     {'ref.out': ref_out, 'buffer': buffer, 'prog_env': prog_env})
                 res['modes'][mode] = m
                 continue
             m['identical'] = True
@@ -402,23 +425,32 @@ class Tester:
             # full, so it is evicted and read back when printed).
             if attaches <= 0:
                 fail(mode, 'mode=%s attached no stripes (IOPOLY_STATS): nothing went through the runtime' % mode,
-                     {'buffer': buffer})
+                     {'buffer': buffer, 'prog_env': prog_env})
             elif info and m['fetches'] <= 0 and info['disk_bytes'] > 2 * parse_size(buffer):
                 fail(mode, 'mode=%s fetched no stripes (IOPOLY_STATS) although its %d bytes of disk-resident data '
-                     'exceed twice the buffer' % (mode, info['disk_bytes']), {'buffer': buffer})
+                     'exceed twice the buffer' % (mode, info['disk_bytes']), {'buffer': buffer, 'prog_env': prog_env})
             res['modes'][mode] = m
         res['seconds'] = time.monotonic() - t0
         if not res['failures'] and not self.args.keep:
             shutil.rmtree(work, ignore_errors=True)
         return res
 
-    def run_lowered(self, exe, data, stats, buffer):
+    def run_lowered(self, exe, data, stats, buffer, program_env=()):
         """Runs a lowered build on a fresh IOPOLY_DIR: (stdout, exit status, stderr)."""
         shutil.rmtree(data, ignore_errors=True)
         os.makedirs(data)
-        rc, out, err, _ = run_cmd([exe], RUN_TIMEOUT, env=run_env(data, stats, buffer, self.args.run_env))
+        extra = list(program_env) + list(self.args.run_env)  # the command line wins
+        rc, out, err, _ = run_cmd([exe], RUN_TIMEOUT, env=run_env(data, stats, buffer, extra))
         shutil.rmtree(data, ignore_errors=True)
         return out, rc, err
+
+    def case_name(self, seed):
+        """How buffer_limits.txt names a program: its seed, or its file."""
+        return os.path.basename(self.args.programs[seed]) if self.args.programs else str(seed)
+
+    def note_limit(self, case):
+        with self.lock:
+            self.stopped.append(case)
 
     def note_compile(self, cpu, seed, opt, mode):
         with self.lock:
@@ -433,6 +465,7 @@ class Tester:
             if os.path.isfile(p) and (name.endswith(('.c', '.out', '.remarks', '.json'))):
                 shutil.copy(p, dest)
         buffer = extra.pop('buffer', self.args.buffer)
+        prog_env = extra.pop('prog_env', [])
         for name, content in extra.items():
             with open(os.path.join(dest, name), 'wb' if isinstance(content, bytes) else 'w') as f:
                 f.write(content)
@@ -449,7 +482,8 @@ class Tester:
                      ''.join(' --run-env ' + q(kv) for kv in self.args.run_env),
                      ' --cflags ' + q(' '.join(self.args.cflags)) if self.args.cflags else ''),
                  'set -e', 'cd "$(dirname "$0")"',
-                 '%s %s -fplugin-arg-iopoly-mode=off prog.c -o ref' % (q(self.clang), ' '.join(map(q, common))),
+                 '%s %s -fplugin-arg-iopoly-mode=off -DIOPOLY_RANDOM_REFERENCE prog.c -o ref' % (
+                     q(self.clang), ' '.join(map(q, common))),
                  './ref > ref.out']
         if mode != 'off':
             lines += ['%s %s %s prog.c -o prog.%s' % (q(self.clang), ' '.join(map(q, common)),
@@ -458,7 +492,7 @@ class Tester:
                       'env IOPOLY_DIR=$PWD/data IOPOLY_DISKS=%s IOPOLY_STRIPE=%s IOPOLY_BUFFER=%s '
                       'IOPOLY_DISK_MODEL=none IOPOLY_DIRECT=off IOPOLY_STATS=$PWD/stats.json %s./prog.%s > mode.out'
                       % (DISKS, STRIPE, buffer,
-                         ''.join(q(kv) + ' ' for kv in self.args.run_env),
+                         ''.join(q(kv) + ' ' for kv in list(prog_env) + list(self.args.run_env)),
                          mode.replace('+', '_')),
                       'cmp ref.out mode.out && echo identical']
         with open(os.path.join(dest, 'repro.sh'), 'w') as f:
@@ -520,7 +554,7 @@ class Tester:
         print('random differential test: %d programs in %.0f s wall, %.0f s CPU in compilers and programs '
               '(%d workers)' % (self.done, elapsed, ru.ru_utime + ru.ru_stime, self.args.jobs))
         print('%-22s %-5s %9s %10s %13s %12s %13s %9s %9s %11s' % (
-            'mode', 'opt', 'compiled', 'identical', 'transformed', 'code!=lower', 'scheduled', 'needs-buf',
+            'mode', 'opt', 'compiled', 'identical', 'transformed', 'code!=lower', 'scheduled', 'limit',
             'failures', 'compile-s'))
         rows = sorted(self.stats.items())
         for mode in sorted({m for m, _ in self.stats}):
@@ -541,8 +575,10 @@ class Tester:
         print('transformed: mode=lower strip-mined a loop; other modes: a schedule remark or machine code '
               'different from mode=lower\'s')
         print('scheduled: a remark says the SCoP was rescheduled (-O0 builds never count)')
-        print('needs-buf: more access sites and loops than %s has frames, run with one stripe per site and loop '
-              '(the documented limitation, decided from the remarks before the run)' % self.args.buffer)
+        print('limit: stopped with "stripe buffer full" at %s, a case buffer_limits.txt lists (the documented '
+              'limitation), and passed in a buffer of one stripe per access site and loop%s' % (
+                  self.args.buffer, '' if not self.args.buffer_rule else '; with --buffer-rule: given that buffer '
+                  'from the start'))
         print('compile-s: mean CPU seconds of one build (mode=off: %.2f)' % (
             self.ref_cpu / max(1, self.done)))
         self.slowest.sort(reverse=True)
@@ -556,6 +592,12 @@ class Tester:
         with open(os.path.join(self.args.results, 'summary.json'), 'w') as f:
             json.dump(summary, f, indent=1)
         self.check_schedule_shares()
+        if self.args.record_limits:
+            with open(self.args.record_limits, 'w') as f:
+                for name, opt, mode in sorted(self.stopped, key=lambda c: (int(c[0]) if c[0].isdigit() else 0, c)):
+                    f.write('%s %s %s\n' % (name, opt, mode))
+            print('%d cases that stopped with "stripe buffer full" written to %s' % (
+                len(self.stopped), self.args.record_limits))
         if self.failures:
             print('%d FAILURES (kept under %s):' % (len(self.failures), os.path.join(self.args.results, 'failures')))
             for s, o, m, w in self.failures:
@@ -572,6 +614,18 @@ class Tester:
             return 1
         print('all outputs identical to mode=off')
         return 0
+
+
+def load_limits(path):
+    """The cases of buffer_limits.txt: 'NAME OPT MODE' per line, # comments."""
+    cases = set()
+    if path and os.path.exists(path):
+        with open(path) as f:
+            for ln in f:
+                ln = ln.split('#')[0].split()
+                if len(ln) == 3:
+                    cases.add(tuple(ln))
+    return cases
 
 
 def accepted_modes(clang, tmp, notes=True):
@@ -620,8 +674,12 @@ def main():
     ap.add_argument('--keep', action='store_true', help='keep every work directory')
     ap.add_argument('--quiet', action='store_true', help='a progress line every 25 programs and on failures')
     ap.add_argument('--buffer', default=BUFFER, help='IOPOLY_BUFFER of the lowered runs (default %s)' % BUFFER)
-    ap.add_argument('--strict-buffer', action='store_true',
-                    help='run every program in --buffer, even when its remarks say it needs more (those fail)')
+    ap.add_argument('--buffer-rule', action='store_true',
+                    help='give a program one stripe per access site and loop from the start when its remarks say '
+                    'it needs more than --buffer (instead of the list of documented cases)')
+    ap.add_argument('--limits', default=os.path.join(HERE, 'buffer_limits.txt'),
+                    help='the documented buffer limitations, by name (default %(default)s)')
+    ap.add_argument('--record-limits', metavar='FILE', help='write the cases that stopped with "stripe buffer full"')
     ap.add_argument('--min-scheduled', default=','.join('%s=%g' % kv for kv in sorted(MIN_SCHEDULED.items())),
                     help='MODE=SHARE,...: minimum share of programs (-O1 and above) each Polly mode must reschedule '
                     '(default %%(default)s; checked from %d programs on; "none" turns it off)'
