@@ -102,3 +102,12 @@ TEST_F(ApiHostile, UnknownFlagBitsAreNamed) {
   ASSERT_EQ(3, R.ExitCode) << R;
   EXPECT_TRUE(contains(R.Out, "must contain exactly one of IOPOLY_RDONLY, IOPOLY_RDWR, IOPOLY_CREATE")) << R;
 }
+
+TEST_F(ApiHostile, VectorIoOnDiskResidentMemoryWorks) {
+  // readv into a stripe that is not mapped used to fail with EFAULT,
+  // naming nothing; the vector calls now go through the stripe buffer.
+  RunResult R = run({"vec-io", "V"});
+  EXPECT_EQ(0, R.Signal) << R;
+  EXPECT_EQ(0, R.ExitCode) << R;
+  EXPECT_TRUE(contains(R.Out, "vec ok")) << R;
+}

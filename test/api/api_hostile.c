@@ -14,6 +14,8 @@
  *   offset-bad NAME                 iopoly_offset with NULL and out-of-range indices
  *   open-flags NAME FLAGS           iopoly_open with FLAGS (hex)
  *   small-rw NAME COUNT             write and read back COUNT doubles
+ *   vec-io NAME                     readv / writev / preadv / pwritev between a
+ *                                   file and iopoly_alloc memory (3 blocks)
  *===----------------------------------------------------------------------===*/
 #include "iopoly.h"
 
@@ -21,7 +23,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/resource.h>
+#include <sys/uio.h>
+#include <unistd.h>
 
 static void printRss(void) {
   struct rusage U;
@@ -138,6 +143,63 @@ static int cmdSmallRw(const char *Name, size_t Count) {
   return 0;
 }
 
+/* Reads byte Off of iopoly_alloc memory through attach (the helper is not
+ * compiled with the plugin, so it may not touch that memory directly). */
+static int peek(iopoly_array *A, size_t Off) {
+  size_t S = iopoly_block_size();
+  const unsigned char *P = iopoly_attach(A, Off / S, IOPOLY_READ);
+  int V = P ? P[Off % S] : -1;
+  if (P)
+    iopoly_release(A, Off / S);
+  return V;
+}
+
+static int cmdVecIo(const char *Name) {
+  size_t S = iopoly_block_size(), Bytes = 3 * S, N = S + S / 2, At = S / 2 + 7; /* spans two stripes */
+  unsigned char *P = iopoly_alloc(Name, Bytes);
+  if (!P)
+    return err("iopoly_alloc");
+  iopoly_array *A = iopoly_array_of(P);
+  unsigned char *Src = malloc(N + 100), Head[100];
+  for (size_t I = 0; I < N + 100; ++I)
+    Src[I] = (unsigned char)(I * 7 + 3);
+  int Fd = open("vec.in", O_RDWR | O_CREAT | O_TRUNC, 0644);
+  if (Fd < 0 || write(Fd, Src, N + 100) != (ssize_t)(N + 100) || lseek(Fd, 0, SEEK_SET) != 0)
+    return fprintf(stderr, "api_hostile: cannot write vec.in\n"), 1;
+  struct iovec In[2] = {{Head, 100}, {P + At, N}};
+  ssize_t R = readv(Fd, In, 2);
+  if (R != (ssize_t)(N + 100))
+    return err("readv");
+  for (size_t I = 0; I < N; ++I)
+    if (peek(A, At + I) != Src[100 + I])
+      return fprintf(stderr, "api_hostile: readv put byte %zu wrong\n", I), 1;
+  /* preadv at an offset into the same memory, shifted by one. */
+  struct iovec In2[1] = {{P + At, N}};
+  if (preadv(Fd, In2, 1, 101) != (ssize_t)(N - 1))
+    return err("preadv");
+  if (peek(A, At) != Src[101])
+    return fprintf(stderr, "api_hostile: preadv put the first byte wrong\n"), 1;
+  close(Fd);
+  /* writev and pwritev out of it. */
+  int Out = open("vec.out", O_RDWR | O_CREAT | O_TRUNC, 0644);
+  struct iovec Wr[2] = {{Head, 100}, {P + At, N}};
+  if (Out < 0 || writev(Out, Wr, 2) != (ssize_t)(N + 100))
+    return err("writev");
+  if (pwritev(Out, Wr + 1, 1, 5) != (ssize_t)N)
+    return err("pwritev");
+  unsigned char *Back = malloc(N + 100);
+  if (pread(Out, Back, N + 100, 0) != (ssize_t)(N + 100))
+    return fprintf(stderr, "api_hostile: cannot read vec.out\n"), 1;
+  for (size_t I = 0; I < N; ++I)
+    if (Back[5 + I] != (unsigned char)peek(A, At + I))
+      return fprintf(stderr, "api_hostile: pwritev wrote byte %zu wrong\n", I), 1;
+  close(Out);
+  free(Src);
+  free(Back);
+  printf("vec ok\n");
+  return iopoly_free(P) == 0 ? 0 : err("iopoly_free");
+}
+
 /* Returns 1 and sets *Rc when Argv names a command of this file. */
 int hostileMain(int Argc, char **Argv, int *Rc) {
   const char *Cmd = Argv[1];
@@ -149,6 +211,8 @@ int hostileMain(int Argc, char **Argv, int *Rc) {
     *Rc = cmdOffsetBad(Argv[2]);
   else if (!strcmp(Cmd, "open-flags") && Argc == 4)
     *Rc = cmdOpenFlags(Argv[2], (int)strtol(Argv[3], NULL, 16));
+  else if (!strcmp(Cmd, "vec-io") && Argc == 3)
+    *Rc = cmdVecIo(Argv[2]);
   else if (!strcmp(Cmd, "small-rw") && Argc == 4)
     *Rc = cmdSmallRw(Argv[2], (size_t)strtoull(Argv[3], NULL, 0));
   else
