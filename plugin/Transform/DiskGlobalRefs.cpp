@@ -111,6 +111,8 @@ void rewriteInitializerRefs(Module &M, GlobalVariable *G, GlobalVariable *Slot, 
                     "' is used in the initializer of '" + GV->getName().str() +
                     "' in a form that cannot be set at run time (only the array itself or a constant offset into "
                     "it can); take it at run time instead");
+      // Compilation fails anyway; without the use no second message follows.
+      GV->setInitializer(Constant::getNullValue(GV->getValueType()));
       continue;
     }
     // The constructor writes the run-time addresses: no longer constant.
