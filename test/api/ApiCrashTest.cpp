@@ -14,7 +14,8 @@
 // print), or be refused with a message saying it was interrupted. A mix of
 // two epochs, a torn header or any other error fails the test. The next
 // child's IOPOLY_CREATE|IOPOLY_TRUNC must recover whatever the kill left.
-// IOPOLY_CRASH_KILLS sets the number of kills (default 200).
+// IOPOLY_CRASH_KILLS sets the number of kills (default 200; 60 in the
+// sanitizer builds, where every process starts slowly).
 //
 //===----------------------------------------------------------------------===//
 #include "ApiHarness.h"
@@ -106,6 +107,9 @@ TEST_F(ApiCrash, EveryKillLeavesACommittedStateOrAClearRefusal) {
   ASSERT_EQ(12, lastCommitted(Full.Out)) << Full;
 
   unsigned Committed = 0, Refused = 0, DuringCreation = 0, NextEpoch = 0;
+  // What the previous kill left (an epoch, or -1): a child killed before its
+  // creation touched the files (a slow start under a sanitizer) leaves it.
+  int Previous = 12;
   std::string ErrPath = Dir + "/child.err";
   for (unsigned K = 0; K < Kills; ++K) {
     Child C = startChild({IOPOLY_API_HELPER, "crash-child", "C", Blocks, Epochs}, ChildEnv, ErrPath);
@@ -126,7 +130,9 @@ TEST_F(ApiCrash, EveryKillLeavesACommittedStateOrAClearRefusal) {
     SCOPED_TRACE(testing::Message() << "kill " << K << " after epoch " << Last << ": " << V.Out);
     if (V.ExitCode == 0) {
       int State = std::atoi(V.Out.c_str() + 6);
-      EXPECT_TRUE(State == Last || State == Last + 1) << "the array holds epoch " << State << ", not a committed one";
+      EXPECT_TRUE(State == Last || State == Last + 1 || (Last < 0 && State == Previous))
+          << "the array holds epoch " << State << ", not a committed one";
+      Previous = State;
       ++Committed;
       NextEpoch += State == Last + 1;
     } else {
@@ -137,6 +143,7 @@ TEST_F(ApiCrash, EveryKillLeavesACommittedStateOrAClearRefusal) {
                   (Last < 0 && (contains(V.Out, "its creation was interrupted") || contains(V.Out, "does not exist"))))
           << "refused without saying it was interrupted";
       ++Refused;
+      Previous = -1;
     }
     DuringCreation += Last < 0;
     if (testing::Test::HasFailure())
@@ -148,7 +155,7 @@ TEST_F(ApiCrash, EveryKillLeavesACommittedStateOrAClearRefusal) {
   // The kills must have hit every kind of moment, or the test proves little.
   // (Most kills land in an fsync; a committed state needs a kill between
   // a commit and the next write-back, a narrow window.)
-  if (Kills >= 100) {
+  if (Kills >= 50) {
     EXPECT_GE(Committed, 3u);
     EXPECT_GE(Refused, Kills / 10);
     EXPECT_GE(DuringCreation, 1u);
