@@ -121,6 +121,15 @@ class Features:
                     '  if (!%s) return 1;' % a.name]
         return out
 
+    def free_lines(self):
+        """The end of main: allocated arrays are given back (LeakSanitizer
+        checks the reference build too)."""
+        out = []
+        for a in self.alloc:
+            out += ['#ifdef IOPOLY_RANDOM_REFERENCE', '  free(%s);' % a.name, '#else',
+                    '  iopoly_free(%s);' % a.name, '#endif']
+        return out
+
     @staticmethod
     def fix_sizeof(lines, arrays):
         """'sizeof A' of an allocated A means the array, not the pointer."""

@@ -730,6 +730,7 @@ class Generator:
         out.append('int main(void) {')
         out += feats.alloc_lines()
         out += main
+        out += feats.free_lines()
         out.append('  return 0;')
         out.append('}')
         return '\n'.join(out) + '\n'
