@@ -8,7 +8,9 @@
  * block is pinned and is never evicted until it is released.
  *
  * Usable from C11 and C++. Every function that can fail returns NULL or -1
- * and leaves a readable message in iopoly_last_error() (per thread).
+ * ((size_t)-1 for iopoly_offset) and leaves a readable message in
+ * iopoly_last_error() (per thread). No function throws or aborts on bad
+ * input: absurd sizes, NULL and out-of-range arguments are errors.
  * Configuration comes from IOPOLY_* environment variables (see README).
  *===----------------------------------------------------------------------===*/
 #ifndef IOPOLY_H
@@ -49,6 +51,12 @@ typedef struct iopoly_seeker iopoly_seeker;
                                   the old contents are not fetched (zeroed) */
 
 #define IOPOLY_MAX_DIMS 8
+
+/** Exit status of a process whose arrays could not all be written back when
+ *  it exited without closing them (a full disk, say): the blocks concerned
+ *  are saved to a rescue file that 'iopoly-fsck NAME --repair' writes back,
+ *  and the process ends with this status instead of its own (EX_IOERR). */
+#define IOPOLY_EXIT_UNSAVED 74
 
 /* ---- Arrays ----------------------------------------------------------- */
 
@@ -96,7 +104,8 @@ IOPOLY_API const char *iopoly_array_name(const iopoly_array *a);
 /** Disk that holds block \p block: block % T. */
 IOPOLY_API size_t iopoly_block_disk(const iopoly_array *a, size_t block);
 /** Byte offset of element \p index (ndims subscripts, in the array's own
- *  dimension order) in the file layout; block = offset / S. */
+ *  dimension order) in the file layout; block = offset / S. (size_t)-1 with
+ *  an error for a NULL \p index or a subscript out of range. */
 IOPOLY_API size_t iopoly_offset(const iopoly_array *a, const size_t index[]);
 
 /* ---- Blocks (Comanche attach/release) --------------------------------- */

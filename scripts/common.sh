@@ -38,16 +38,18 @@ iopoly_ensure_packages() {
   "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
-# iopoly_build DIR [cmake args...]: configure (once) and build.
+# iopoly_build DIR [--target T] [cmake args...]: configure (once) and build
+# (everything, or target T).
 iopoly_build() {
-  local dir=$1
+  local dir=$1 target=()
   shift
+  if [ "${1:-}" = --target ]; then target=(--target "$2"); shift 2; fi
   if [ ! -f "$dir/build.ninja" ]; then
     say "configuring $dir"
     cmake -S "$IOPOLY_ROOT" -B "$dir" -G Ninja \
       -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 "$@" >"$dir.configure.log" 2>&1 ||
       { cat "$dir.configure.log"; return 1; }
   fi
-  say "building $dir"
-  cmake --build "$dir" -- -j"$(nproc)"
+  say "building $dir${target[*]:+ (${target[*]})}"
+  cmake --build "$dir" "${target[@]}" -- -j"$(nproc)"
 }

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Polly/PollyPipeline.h"
+#include "Transform/CLO.h"
 #include "Transform/DiskReuse.h"
 
 #include "polly/CodeGen/CodeGeneration.h"
@@ -56,7 +57,7 @@ void addScopPipeline(FunctionPassManager &FPM, ScopTransform T) {
   addScalarCleanup(SPM);
   switch (T) {
   case ScopTransform::PollyOptimizer:
-    SPM.addPass(polly::IslScheduleOptimizerPass());
+    SPM.addPass(CLOPass()); // Polly's scheduler, plus a remark saying what it did
     break;
   case ScopTransform::DiskReuseNests:
     SPM.addPass(DiskReusePass(/*WholeProgram=*/false));

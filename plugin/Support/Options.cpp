@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 #include "Support/Options.h"
 
+#include "Sizes.h"
+
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/CommandLine.h"
 
@@ -70,29 +72,15 @@ bool stripeGranularity() { return GranularityOpt != "disk"; }
 unsigned chunksPerArray() { return ChunksOpt ? ChunksOpt : 1; }
 unsigned maxSplits() { return MaxSplitsOpt; }
 
-static bool parseSize(StringRef Text, uint64_t &Out) {
-  StringRef Digits = Text.take_while([](char C) { return C >= '0' && C <= '9'; });
-  StringRef Suffix = Text.drop_front(Digits.size());
-  uint64_t N;
-  if (Digits.empty() || Digits.getAsInteger(10, N) || N == 0)
-    return false;
-  unsigned Shift = Suffix.empty() ? 0
-                   : Suffix.equals_insensitive("k") ? 10
-                   : Suffix.equals_insensitive("m") ? 20
-                   : Suffix.equals_insensitive("g") ? 30
-                                                    : 99;
-  if (Shift == 99 || N > (UINT64_MAX >> Shift))
-    return false;
-  Out = N << Shift;
-  return true;
-}
-
+// Sizes use the runtime's grammar (common/Sizes.cpp), so that
+// -fplugin-arg-iopoly-stripe=64KiB means what IOPOLY_STRIPE=64KiB means.
 uint64_t assumedStripe(std::string *Error) {
   uint64_t S;
-  if (parseSize(StripeOpt, S) && S >= 64 && S % 64 == 0)
+  std::string Why;
+  if (parseByteSize(StripeOpt, S, &Why) && checkStripeSize(S, &Why))
     return S;
   if (Error)
-    *Error = "invalid iopoly stripe size '" + StripeOpt + "' (examples: 65536, 64K, 1M; a multiple of 64)";
+    *Error = "invalid iopoly stripe size '" + StripeOpt + "': " + Why;
   return 64 << 10;
 }
 
@@ -100,10 +88,11 @@ unsigned assumedDisks() { return DisksOpt ? DisksOpt : 1; }
 
 uint64_t assumedBuffer(std::string *Error) {
   uint64_t B = 0;
-  if (BufferOpt.empty() || parseSize(BufferOpt, B))
+  std::string Why;
+  if (BufferOpt.empty() || parseByteSize(BufferOpt, B, &Why))
     return B;
   if (Error)
-    *Error = "invalid iopoly buffer size '" + BufferOpt + "' (examples: 64M, 1G)";
+    *Error = "invalid iopoly buffer size '" + BufferOpt + "': " + Why;
   return 0;
 }
 bool hoistEnabled() { return HoistOpt; }

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Transform/DiskGlobals.h"
+#include "Transform/DiskGlobalRefs.h"
 #include "Support/DiskResidentRegistry.h"
 #include "Support/RuntimeABI.h"
 
@@ -80,6 +81,9 @@ static void rewriteGlobal(Module &M, GlobalVariable *G, RuntimeABI &ABI) {
   }
 
   removeFromUsedLists(M, G);
+  // Pointers to G in other globals' initializers are set by a constructor
+  // right after G's (DiskGlobalRefs.cpp).
+  rewriteInitializerRefs(M, G, Slot, CtorPriority + 1);
   convertUsersOfConstantsToInstructions({G});
   SmallVector<Use *, 16> Uses;
   for (Use &U : G->uses())

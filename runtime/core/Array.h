@@ -10,9 +10,13 @@
 #define IOPOLY_RUNTIME_ARRAY_H
 
 #include "io/Backend.h"
+#include "core/FileHeader.h"
 #include "core/Layout.h"
+#include "core/SparseTable.h"
 
+#include <condition_variable>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -20,29 +24,17 @@ namespace iopoly {
 
 struct Frame;
 
-/// Stripe -> resident frame, two levels so that a 1 TiB array costs memory
-/// only for the pages of stripes that were ever resident. Guarded by the
-/// stripe buffer's lock. A lookup is two dependent loads.
+/// Stripe -> resident frame. Sparse (core/SparseTable.h): a 1 PiB array
+/// costs memory only for the paths of stripes that were ever resident.
+/// Guarded by the stripe buffer's lock. A lookup is one load per level.
 class FrameTable {
 public:
-  explicit FrameTable(size_t NumStripes)
-      : Pages((NumStripes + PageSize - 1) / PageSize) {}
-  Frame *lookup(size_t Stripe) const {
-    const auto &P = Pages[Stripe / PageSize];
-    return P ? P[Stripe % PageSize] : nullptr;
-  }
-  void set(size_t Stripe, Frame *F) {
-    auto &P = Pages[Stripe / PageSize];
-    if (!P) {
-      P.reset(new Frame *[PageSize]);
-      std::fill(P.get(), P.get() + PageSize, nullptr);
-    }
-    P[Stripe % PageSize] = F;
-  }
+  explicit FrameTable(size_t NumStripes) : Table(NumStripes, nullptr) {}
+  Frame *lookup(size_t Stripe) const { return Table.get(Stripe); }
+  void set(size_t Stripe, Frame *F) { Table.set(Stripe, F); }
 
 private:
-  static constexpr size_t PageSize = 1024;
-  std::vector<std::unique_ptr<Frame *[]>> Pages;
+  SparseTable<Frame *> Table;
 };
 
 } // namespace iopoly
@@ -58,26 +50,45 @@ struct iopoly_array {
   bool Writable = false;
   std::vector<std::unique_ptr<iopoly::BackendFile>> Files; ///< one per disk
   std::vector<std::string> Paths;                          ///< one per disk
+  std::vector<std::string> Dirs;                           ///< disk directories
+
+  /// The headers as on disk (creation, state, commit), maintained by
+  /// core/ArrayState.cpp for arrays opened from files (Journaled).
+  iopoly::FileHeader Header;
+  bool Journaled = false;
+  std::mutex StateMu;              ///< Header, the counters below
+  std::condition_variable StateCV; ///< InFlightWrites reached 0
+  unsigned InFlightWrites = 0;     ///< stripe writes under way
+  uint64_t WriteSeq = 0;           ///< stripe writes started so far
+
+  /// Per-stripe checksums (IOPOLY_CHECKSUM=on at creation): one open
+  /// <name>.sum per disk, CRC32C xor ZeroCrc per slot.
+  bool Checksums = false;
+  uint32_t ZeroCrc = 0;
+  std::vector<int> SumFds;
+  std::vector<std::string> SumPaths;
   int LockFd = -1; ///< flock'ed <disk0>/<name>.lock while open
   iopoly::FrameTable Table;
-  std::vector<unsigned long long> *Fetched = nullptr; ///< distinct-stripe bits
+  iopoly::SparseBits *Fetched = nullptr; ///< distinct-stripe bits (in the Stats)
   void *AllocBase = nullptr; ///< iopoly_alloc address range, if any
   /// Stripes known to be all zero on disk (the array was created or
   /// truncated here and the stripe never written since): fetched by zero
-  /// filling the frame, with no I/O. Empty: unknown. Buffer lock.
-  std::vector<unsigned long long> ZeroOnDisk;
+  /// filling the frame, with no I/O. Only when ZeroKnown. Buffer lock.
+  iopoly::SparseBits ZeroOnDisk;
+  bool ZeroKnown = false;
 
   explicit iopoly_array(const iopoly::Geometry &G)
       : Geo(G), Table(G.numStripes()) {}
   bool live() const { return Magic == LiveMagic; }
-  bool zeroOnDisk(size_t Stripe) const {
-    return Stripe / 64 < ZeroOnDisk.size() && (ZeroOnDisk[Stripe / 64] >> (Stripe % 64) & 1);
-  }
+  bool zeroOnDisk(size_t Stripe) const { return ZeroKnown && ZeroOnDisk.test(Stripe); }
   void writtenToDisk(size_t Stripe) {
-    if (Stripe / 64 < ZeroOnDisk.size())
-      ZeroOnDisk[Stripe / 64] &= ~(1ULL << (Stripe % 64));
+    if (ZeroKnown)
+      ZeroOnDisk.clearBit(Stripe);
   }
-  void allZeroOnDisk() { ZeroOnDisk.assign((Geo.numStripes() + 63) / 64, ~0ULL); }
+  void allZeroOnDisk() {
+    ZeroOnDisk = iopoly::SparseBits(Geo.numStripes(), /*AllSet=*/true);
+    ZeroKnown = true;
+  }
   /// Identifies disk file \p Disk of this array for the disk model.
   unsigned long long fileId(size_t Disk) const {
     return (static_cast<unsigned long long>(Id) << 16) ^ Disk;
@@ -87,15 +98,42 @@ struct iopoly_array {
 namespace iopoly {
 
 class Runtime;
+struct RetryPolicy;
+
+/// Who asks for an array: the C API, or the constructor of a disk-resident
+/// global (which starts from its initializer every run, so an array of it
+/// left with other settings by an earlier run may be created again).
+enum class ArrayOrigin { Api, Global };
 
 /// Opens or creates the disk files of \p A (whose Name and Geo are set)
 /// according to iopoly_open's \p Flags, holding the array's lock file.
-Status openArrayFiles(Runtime &RT, iopoly_array &A, int Flags);
-/// openArrayFiles once the lock is decided (internal).
-Status openArrayFilesLocked(Runtime &RT, iopoly_array &A, int Flags);
+/// Creation is crash-safe: files are written as <name>.iop.creating, synced,
+/// renamed, and the directories synced. An interrupted creation is refused
+/// by RDONLY/RDWR and started over by CREATE; files of different creations
+/// or committed states, and files left dirty by a crash, are refused
+/// (CREATE|TRUNC starts such an array over, except mixed creations).
+Status openArrayFiles(Runtime &RT, iopoly_array &A, int Flags, ArrayOrigin Origin = ArrayOrigin::Api);
 
 /// Closes every file of \p A; the first error is returned.
 Status closeArrayFiles(Runtime &RT, iopoly_array &A);
+
+/// Before a stripe of \p A is written: marks its headers dirty (once per
+/// commit epoch, synced before any data is written). No-op for arrays not
+/// opened from files. Pair with endStripeWrite.
+Status beginStripeWrite(iopoly_array &A);
+void endStripeWrite(iopoly_array &A);
+/// After the buffer wrote back everything of \p A: syncs its files and, if
+/// no write started meanwhile, marks the headers clean with a new commit id.
+Status commitArray(iopoly_array &A, const RetryPolicy &Retry);
+
+/// The files an array \p Name has (or had) in directory \p Dir.
+struct ArrayFileNames {
+  std::string Data, DataTemp, Sums, SumsTemp, Lock;
+};
+ArrayFileNames arrayFileNames(const std::string &Dir, const std::string &Name);
+/// Removes every file of \p Name in \p Dirs (data, sums, temporaries; not
+/// the lock file or rescue files) and syncs the directories.
+Status removeArrayFiles(const std::vector<std::string> &Dirs, const std::string &Name);
 
 } // namespace iopoly
 

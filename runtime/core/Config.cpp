@@ -6,11 +6,16 @@
 #include "core/Config.h"
 #include "core/Json.h"
 
+#include "Sizes.h"
+
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <mutex>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace iopoly {
@@ -80,6 +85,68 @@ Status resolveDisks(Config &C) {
   return {};
 }
 
+/// Checks the form of IOPOLY_DISKS before it is resolved: one count, or a
+/// comma list of directories. A single bare word ("abc") may be a typo of
+/// either, so it needs a '/' to be taken as a directory; numbers in a list
+/// ("1,2") and signed or malformed counts ("-1", "8x") are errors.
+Status checkDisksSpec(const std::string &Raw) {
+  const std::string Spec = trim(Raw);
+  auto IsNumberLike = [](const std::string &T) {
+    return !T.empty() && (std::isdigit(static_cast<unsigned char>(T[0])) || T[0] == '-' || T[0] == '+');
+  };
+  if (Spec.find(',') == std::string::npos) {
+    if (Spec.empty() || Spec.find_first_not_of("0123456789") == std::string::npos)
+      return {}; // a count (its range is checked when it is resolved)
+    if (IsNumberLike(Spec))
+      return Status::error(format("'%s' is not a disk count (a number in 1..4096)", Spec.c_str()));
+    if (Spec.find('/') == std::string::npos)
+      return Status::error(format("'%s' is neither a disk count (1..4096) nor a list of directories; write ./%s "
+                                  "for one disk directory named %s",
+                                  Spec.c_str(), Spec.c_str(), Spec.c_str()));
+    return {};
+  }
+  for (const std::string &D : split(Spec, ','))
+    if (!D.empty() && IsNumberLike(D) && D.find('/') == std::string::npos)
+      return Status::error(format("entry '%s' is a number: IOPOLY_DISKS is one disk count (e.g. 8) or a comma list "
+                                  "of directories",
+                                  D.c_str()));
+  return {};
+}
+
+/// A directory path with "//", "/./", a leading "./" and a trailing "/"
+/// removed, so that two spellings of one directory compare equal.
+std::string normalizeDir(const std::string &Path) {
+  std::vector<std::string> Parts;
+  for (const std::string &P : split(Path, '/'))
+    if (!P.empty() && P != ".")
+      Parts.push_back(P);
+  std::string Out = !Path.empty() && Path[0] == '/' ? "/" : "";
+  for (size_t I = 0; I < Parts.size(); ++I)
+    Out += (I ? "/" : "") + Parts[I];
+  return Out.empty() ? "." : Out;
+}
+
+/// Two disks in one directory would share their files: an error naming
+/// the directory and both positions (1-based). Existing directories are
+/// also compared by device and inode (symbolic links, "..").
+Status checkDistinctDirs(const std::vector<std::string> &Dirs) {
+  std::map<std::string, size_t> ByName;
+  std::map<std::pair<dev_t, ino_t>, size_t> ById;
+  for (size_t J = 0; J < Dirs.size(); ++J) {
+    auto Named = ByName.emplace(normalizeDir(Dirs[J]), J);
+    size_t I = Named.first->second;
+    struct stat St;
+    if (Named.second && ::stat(Dirs[J].c_str(), &St) == 0) {
+      auto Same = ById.emplace(std::make_pair(St.st_dev, St.st_ino), J);
+      I = Same.first->second;
+    }
+    if (I != J)
+      return Status::error(format("directory '%s' is listed twice (entries %zu and %zu)", Dirs[J].c_str(), I + 1,
+                                  J + 1));
+  }
+  return {};
+}
+
 using Setter = Status (*)(Config &, const std::string &);
 
 struct VarSpec {
@@ -109,12 +176,9 @@ const std::vector<VarSpec> &varTable() {
        [](Config &C, const std::string &V) -> Status {
          if (Status S = parseSize(V, C.StripeSize))
            return S;
-         if (C.StripeSize < 64)
-           return Status::error(format("stripe size %zu is below the minimum of 64 bytes", C.StripeSize));
-         // Compiled code keeps an access's alignment inside a stripe only if
-         // stripes start at multiples of 64 (the widest vector access).
-         if (C.StripeSize % 64)
-           return Status::error(format("stripe size %zu is not a multiple of 64 bytes", C.StripeSize));
+         std::string Why;
+         if (!checkStripeSize(C.StripeSize, &Why))
+           return Status::error(ErrorCode::Config, Why);
          return {};
        }},
       {{"IOPOLY_BUFFER", "64M", "stripe buffer capacity in bytes (K/M/G), shared by all arrays"},
@@ -167,6 +231,10 @@ const std::vector<VarSpec> &varTable() {
        [](Config &C, const std::string &V) { return parseBool(V, C.Prefetch); }},
       {{"IOPOLY_VERBOSE", "0", "1: print the configuration and I/O decisions to stderr"},
        [](Config &C, const std::string &V) { return parseBool(V, C.Verbose); }},
+      {{"IOPOLY_CHECKSUM", "off",
+        "on: arrays created from now on keep a CRC32C per stripe, checked on every read (an existing array keeps "
+        "what it was created with)"},
+       [](Config &C, const std::string &V) { return parseBool(V, C.Checksum); }},
       {{"IOPOLY_MPIIO_HINTS", "", "extra MPI_Info hints for the mpiio backend: key=value,key=value"},
        [](Config &C, const std::string &V) -> Status {
          // The MPI-IO module checks the values; the shape is checked here.
@@ -206,34 +274,14 @@ const std::vector<EnvVarDoc> &envVarDocs() {
 }
 
 Status parseSize(const std::string &Text, size_t &Out) {
-  std::string T = trim(Text);
-  size_t I = 0;
-  while (I < T.size() && T[I] >= '0' && T[I] <= '9')
-    ++I;
-  if (I == 0)
-    return Status::error(format("'%s' is not a size (examples: 65536, 64K, 1M, 2G)", Text.c_str()));
-  unsigned long long N = 0;
-  if (Status S = parseUnsigned(T.substr(0, I), N))
-    return S;
-  std::string Suffix = T.substr(I);
-  unsigned Shift = 0;
-  if (!Suffix.empty()) {
-    char U = static_cast<char>(std::toupper(static_cast<unsigned char>(Suffix[0])));
-    std::string Rest = Suffix.substr(1);
-    if (U == 'B' && Rest.empty())
-      Shift = 0;
-    else if ((U == 'K' || U == 'M' || U == 'G' || U == 'T') &&
-             (Rest.empty() || Rest == "B" || Rest == "iB" || Rest == "b"))
-      Shift = U == 'K' ? 10 : U == 'M' ? 20 : U == 'G' ? 30 : 40;
-    else
-      return Status::error(format("'%s' has an unknown size suffix '%s' (use K, M, G or T)",
-                                  Text.c_str(), Suffix.c_str()));
-  }
-  if (N == 0)
-    return Status::error(format("size '%s' must be positive", Text.c_str()));
-  if (Shift && N > (~0ULL >> Shift))
-    return Status::error(format("size '%s' is too large", Text.c_str()));
-  Out = static_cast<size_t>(N << Shift);
+  // The grammar shared with the plugin (common/Sizes.cpp).
+  uint64_t N = 0;
+  std::string Why;
+  if (!parseByteSize(Text, N, &Why))
+    return Status::error(ErrorCode::Config, Why);
+  if (N > SIZE_MAX)
+    return Status::error(ErrorCode::Config, format("size '%s' is too large", Text.c_str()));
+  Out = static_cast<size_t>(N);
   return {};
 }
 
@@ -357,16 +405,21 @@ Status parseConfig(const EnvLookup &Env, Config &Out) {
     if (!Env(V.Doc.Name, Value))
       continue;
     if (Status S = V.Set(C, Value))
-      return Status::error(format("%s=%s: %s", V.Doc.Name, Value.c_str(), S.message().c_str()));
+      return Status::error(ErrorCode::Config, format("%s=%s: %s", V.Doc.Name, Value.c_str(), S.message().c_str()));
   }
+  if (Status S = checkDisksSpec(C.DisksSpec))
+    return Status::error(ErrorCode::Config, format("IOPOLY_DISKS=%s: %s", C.DisksSpec.c_str(), S.message().c_str()));
   if (Status S = resolveDisks(C))
-    return Status::error(format("IOPOLY_DISKS=%s: %s", C.DisksSpec.c_str(), S.message().c_str()));
+    return Status::error(ErrorCode::Config, format("IOPOLY_DISKS=%s: %s", C.DisksSpec.c_str(), S.message().c_str()));
+  bool IsList = C.DisksSpec.find(',') != std::string::npos; // a count names distinct directories
+  if (Status S = IsList ? checkDistinctDirs(C.DiskDirs) : Status())
+    return Status::error(ErrorCode::Config, format("IOPOLY_DISKS=%s: %s", C.DisksSpec.c_str(), S.message().c_str()));
   if (C.BufferBytes < C.StripeSize) {
     // Quote both settings as written (or their defaults), then in bytes.
     std::string Buf = "64M", Stripe = "64K";
     Env("IOPOLY_BUFFER", Buf);
     Env("IOPOLY_STRIPE", Stripe);
-    return Status::error(format("IOPOLY_BUFFER=%s (%zu bytes) is smaller than one stripe (IOPOLY_STRIPE=%s, %zu bytes)",
+    return Status::error(ErrorCode::Config, format("IOPOLY_BUFFER=%s (%zu bytes) is smaller than one stripe (IOPOLY_STRIPE=%s, %zu bytes)",
                                 Buf.c_str(), C.BufferBytes, Stripe.c_str(), C.StripeSize));
   }
   Out = std::move(C);
@@ -396,6 +449,7 @@ std::string Config::toJSON() const {
   W.key("model_wait").value(ModelWait);
   W.key("prefetch").value(Prefetch);
   W.key("io_retries").value(static_cast<unsigned long long>(IoRetries));
+  W.key("checksum").value(Checksum);
   W.endObject();
   return W.str();
 }

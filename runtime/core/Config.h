@@ -46,6 +46,7 @@ struct Config {
   unsigned IoRetries = 3;            ///< IOPOLY_IO_RETRIES
   bool Prefetch = true;              ///< IOPOLY_PREFETCH
   bool Verbose = false;              ///< IOPOLY_VERBOSE
+  bool Checksum = false;             ///< IOPOLY_CHECKSUM (arrays created from now on)
   std::string MpiioModule;           ///< IOPOLY_MPIIO_MODULE
   std::string MpiioHints;            ///< IOPOLY_MPIIO_HINTS
 

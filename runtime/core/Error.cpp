@@ -28,9 +28,23 @@ std::string format(const char *Fmt, ...) {
   return S;
 }
 
-void setLastError(const std::string &Msg) { LastError = Msg; }
-const char *lastError() { return LastError.c_str(); }
-void clearLastError() { LastError.clear(); }
+// Setting the error must not throw (it runs in the C API's exception
+// handlers, possibly out of memory): then a fixed text stands in.
+static thread_local const char *FallbackError = nullptr;
+
+void setLastError(const std::string &Msg) noexcept {
+  try {
+    LastError = Msg;
+    FallbackError = nullptr;
+  } catch (...) {
+    FallbackError = "out of memory (while reporting an error)";
+  }
+}
+const char *lastError() noexcept { return FallbackError ? FallbackError : LastError.c_str(); }
+void clearLastError() noexcept {
+  LastError.clear();
+  FallbackError = nullptr;
+}
 
 void verbose(const std::string &Msg) {
   if (verboseEnabled())

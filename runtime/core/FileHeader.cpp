@@ -5,16 +5,37 @@
 //===----------------------------------------------------------------------===//
 #include "core/FileHeader.h"
 
+#include <chrono>
+#include <cstdio>
 #include <cstring>
+#include <sys/random.h>
+#include <unistd.h>
 #include <sstream>
 
 namespace iopoly {
 
-static const char Magic[] = "IOPOLY-ARRAY 1";
+static const char Magic1[] = "IOPOLY-ARRAY 1";
+static const char Magic2[] = "IOPOLY-ARRAY 2";
+
+static bool isId(const std::string &S) {
+  return S.size() == 16 && S.find_first_not_of("0123456789abcdef") == std::string::npos;
+}
+
+std::string newRandomId() {
+  uint64_t V = 0;
+  if (::getrandom(&V, sizeof V, 0) != static_cast<ssize_t>(sizeof V)) {
+    // No entropy source: time, pid and an address still differ per run.
+    V = static_cast<uint64_t>(std::chrono::high_resolution_clock::now().time_since_epoch().count()) ^
+        (static_cast<uint64_t>(::getpid()) << 40) ^ reinterpret_cast<uintptr_t>(&V);
+  }
+  char Buf[17];
+  std::snprintf(Buf, sizeof Buf, "%016llx", static_cast<unsigned long long>(V));
+  return Buf;
+}
 
 std::string FileHeader::encode() const {
   std::ostringstream OS;
-  OS << Magic << "\n";
+  OS << Magic2 << "\n";
   OS << "name " << Name << "\n";
   OS << "elem_size " << Geo.ElemSize << "\n";
   OS << "dims";
@@ -27,6 +48,11 @@ std::string FileHeader::encode() const {
   OS << "disks " << Geo.NumDisks << "\n";
   OS << "disk " << DiskIndex << "\n";
   OS << "bytes " << Geo.TotalBytes << "\n";
+  OS << "creation " << Creation << "\n";
+  OS << "state " << (Dirty ? "dirty" : "clean") << "\n";
+  OS << "commit " << Commit << "\n";
+  OS << "checksums " << (Checksums ? "crc32c" : "none") << "\n";
+  OS << "origin " << Origin << "\n";
   OS << "end\n";
   std::string S = OS.str();
   S.resize(HeaderBytes, '\0');
@@ -37,9 +63,11 @@ Status FileHeader::decode(const char *Bytes, size_t Size, FileHeader &Out) {
   std::string Text(Bytes, strnlen(Bytes, Size));
   std::istringstream IS(Text);
   std::string Line;
-  if (!std::getline(IS, Line) || Line != Magic)
-    return Status::error("not an iopoly array file (bad magic)");
+  if (!std::getline(IS, Line) || (Line != Magic1 && Line != Magic2))
+    return Status::error(ErrorCode::Corrupt, "not an iopoly array file (bad magic)");
   FileHeader H;
+  H.Version = Line == Magic1 ? 1 : 2;
+  std::string State, Sums;
   std::vector<size_t> Dims;
   std::vector<int> Layout;
   size_t Elem = 0, Stripe = 0, Disks = 0, Bytes_ = 0;
@@ -68,25 +96,47 @@ Status FileHeader::decode(const char *Bytes, size_t Size, FileHeader &Out) {
       LS >> H.DiskIndex;
     else if (Key == "bytes")
       LS >> Bytes_;
+    else if (H.Version >= 2 && Key == "creation")
+      LS >> H.Creation;
+    else if (H.Version >= 2 && Key == "state")
+      LS >> State;
+    else if (H.Version >= 2 && Key == "commit")
+      LS >> H.Commit;
+    else if (H.Version >= 2 && Key == "checksums")
+      LS >> Sums;
+    else if (H.Version >= 2 && Key == "origin")
+      LS >> H.Origin;
     else if (Key == "end") {
       Ended = true;
       break;
     } else
-      return Status::error(format("unknown header field '%s'", Key.c_str()));
+      return Status::error(ErrorCode::Corrupt, format("unknown header field '%s'", Key.c_str()));
     if (LS.fail() && !LS.eof())
-      return Status::error(format("malformed header line '%s'", Line.c_str()));
+      return Status::error(ErrorCode::Corrupt, format("malformed header line '%s'", Line.c_str()));
   }
   if (!Ended)
-    return Status::error("truncated header");
+    return Status::error(ErrorCode::Corrupt, "truncated header");
   if (Dims.size() != Layout.size() || Stripe == 0 || Disks == 0)
-    return Status::error("inconsistent header");
+    return Status::error(ErrorCode::Corrupt, "inconsistent header");
+  if (H.Version >= 2) {
+    if (!isId(H.Creation) || !isId(H.Commit))
+      return Status::error(ErrorCode::Corrupt, "header has no valid creation or commit id");
+    if (State != "clean" && State != "dirty")
+      return Status::error(ErrorCode::Corrupt, format("header state '%s' is neither clean nor dirty", State.c_str()));
+    if (Sums != "crc32c" && Sums != "none")
+      return Status::error(ErrorCode::Corrupt, format("header checksums '%s' is neither crc32c nor none", Sums.c_str()));
+    if (H.Origin != "api" && H.Origin != "global")
+      return Status::error(ErrorCode::Corrupt, format("header origin '%s' is neither api nor global", H.Origin.c_str()));
+    H.Dirty = State == "dirty";
+    H.Checksums = Sums == "crc32c";
+  }
   if (Status S = Geometry::make(Elem, static_cast<int>(Dims.size()), Dims.data(),
                                 Layout.data(), Stripe, Disks, H.Geo))
-    return Status::error("bad header: " + S.message());
+    return Status::error(ErrorCode::Corrupt, "bad header: " + S.message());
   if (H.Geo.TotalBytes != Bytes_)
-    return Status::error("header byte count does not match its dims");
+    return Status::error(ErrorCode::Corrupt, "header byte count does not match its dims");
   if (H.DiskIndex >= Disks)
-    return Status::error("header disk index out of range");
+    return Status::error(ErrorCode::Corrupt, "header disk index out of range");
   Out = std::move(H);
   return {};
 }

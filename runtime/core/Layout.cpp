@@ -13,11 +13,11 @@ Status Geometry::make(size_t ElemSize, int NDims, const size_t *Dims,
                       const int *Layout, size_t StripeSize, size_t NumDisks,
                       Geometry &Out) {
   if (ElemSize == 0)
-    return Status::error("element size is 0");
+    return Status::error(ErrorCode::InvalidArgument, "element size is 0");
   if (NDims < 1 || NDims > IOPOLY_MAX_DIMS)
     return Status::error(format("%d dimensions (supported: 1..%d)", NDims, IOPOLY_MAX_DIMS));
   if (!Dims)
-    return Status::error("dims is NULL");
+    return Status::error(ErrorCode::InvalidArgument, "dims is NULL");
   Geometry G;
   G.ElemSize = ElemSize;
   G.StripeSize = StripeSize;
@@ -27,15 +27,22 @@ Status Geometry::make(size_t ElemSize, int NDims, const size_t *Dims,
     if (Dims[I] == 0)
       return Status::error(format("dimension %d has extent 0", I));
     if (__builtin_mul_overflow(Total, Dims[I], &Total))
-      return Status::error("the array size overflows 64 bits");
+      return Status::error(ErrorCode::TooLarge, "the array size overflows 64 bits");
     G.Dims.push_back(Dims[I]);
   }
   G.TotalBytes = Total;
+  if (StripeSize == 0 || NumDisks == 0)
+    return Status::error(ErrorCode::InvalidArgument, "stripe size and disk count must be positive");
+  // Disk 0 holds the most slots; its file must stay below 2^63 bytes.
+  uint64_t MaxSlots = (static_cast<uint64_t>(INT64_MAX) - HeaderBytes) / StripeSize;
+  if (G.slotsOnDisk(0) > MaxSlots)
+    return Status::error(ErrorCode::TooLarge,
+                         format("%zu bytes on %zu disks need files larger than 2^63 bytes", Total, NumDisks));
   std::vector<bool> Seen(NDims, false);
   for (int I = 0; I < NDims; ++I) {
     int D = Layout ? Layout[I] : I;
     if (D < 0 || D >= NDims || Seen[D])
-      return Status::error("layout is not a permutation of the dimensions");
+      return Status::error(ErrorCode::InvalidArgument, "layout is not a permutation of the dimensions");
     Seen[D] = true;
     G.Layout.push_back(D);
   }

@@ -34,13 +34,15 @@ struct Geometry {
   size_t StripeSize = 0;     ///< S
   size_t NumDisks = 0;       ///< T
 
-  /// Validates the shape (positive extents, no overflow, a permutation)
-  /// and fills \p Out. \p Layout may be null (row-major).
+  /// Validates the shape (positive extents, no overflow, a permutation,
+  /// disk files no larger than a file offset can address) and fills \p Out.
+  /// \p Layout may be null (row-major).
   static Status make(size_t ElemSize, int NDims, const size_t *Dims,
                      const int *Layout, size_t StripeSize, size_t NumDisks,
                      Geometry &Out);
 
-  size_t numStripes() const { return (TotalBytes + StripeSize - 1) / StripeSize; }
+  /// ceil(TotalBytes / S), without the overflow of TotalBytes + S - 1.
+  size_t numStripes() const { return TotalBytes / StripeSize + (TotalBytes % StripeSize != 0); }
   size_t diskOf(size_t Stripe) const { return Stripe % NumDisks; }
   size_t slotOf(size_t Stripe) const { return Stripe / NumDisks; }
   /// Useful bytes of stripe \p Stripe (S except for the last one).

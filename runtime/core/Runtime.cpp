@@ -6,6 +6,8 @@
 #include "core/Runtime.h"
 #include "core/FileHeader.h"
 #include "core/Json.h"
+#include "core/OutputFile.h"
+#include "core/Rescue.h"
 
 #include "iopoly.h"
 
@@ -14,6 +16,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <sys/sysinfo.h>
+#include <unistd.h>
 
 namespace iopoly {
 
@@ -21,9 +25,34 @@ namespace {
 std::atomic<Runtime *> Instance{nullptr};
 std::mutex InstanceMu;
 
+/// A stripe buffer larger than the machine's memory would swap or be
+/// killed: refuse IOPOLY_BUFFER above RAM + swap, naming both.
+Status checkBufferFitsMemory(const Config &C) {
+  struct sysinfo Info;
+  if (::sysinfo(&Info) != 0)
+    return {};
+  unsigned long long Unit = Info.mem_unit ? Info.mem_unit : 1;
+  unsigned long long Ram = Info.totalram * Unit, Swap = Info.totalswap * Unit;
+  if (C.BufferBytes <= Ram + Swap)
+    return {};
+  const char *Spec = std::getenv("IOPOLY_BUFFER");
+  return Status::error(ErrorCode::Config,
+                       format("IOPOLY_BUFFER=%s (%zu bytes) is more than this machine's memory (%llu bytes of RAM, "
+                              "%llu of swap): the stripe buffer must fit in memory",
+                              Spec ? Spec : "", C.BufferBytes, Ram, Swap));
+}
+
 void atExitHandler() {
-  if (Runtime *RT = Runtime::existing())
-    RT->shutdown();
+  Runtime *RT = Runtime::existing();
+  if (!RT)
+    return;
+  RT->shutdown();
+  if (RT->unsavedAtExit()) {
+    // The program's own exit status would claim success: data it wrote is
+    // not in its files (it is in a rescue file, or lost). Documented.
+    std::fflush(nullptr);
+    ::_exit(IOPOLY_EXIT_UNSAVED);
+  }
 }
 } // namespace
 
@@ -59,6 +88,8 @@ Status Runtime::init() {
   C.TracePath = expandPathTemplate(C.TracePath);
   Started = std::chrono::steady_clock::now();
   Retry.IoRetries = C.IoRetries;
+  if (Status S = checkBufferFitsMemory(C))
+    return S;
   if (Status S = createBackend(C, B))
     return S;
   Model = std::make_unique<DiskModel>(C.Model, C.numDisks());
@@ -71,6 +102,8 @@ Status Runtime::init() {
   IO = std::make_unique<StripeIO>(*Model, C.ModelWait, Retry, Counters->IoNanos, C.numDisks());
   BufferEnv Env{C.StripeSize, C.bufferFrames(), C.Prefetch, *Counters, *Model, *Trace, *Workers, *IO};
   Buffer = std::make_unique<StripeBuffer>(Env);
+  if (!Buffer->status().ok())
+    return Buffer->status();
   verbose(format("runtime started: %zu disks, %zu-byte stripes, %zu frames, backend %s, disk model %s",
                  C.numDisks(), C.StripeSize, C.bufferFrames(), B->name(), C.Model.Name.c_str()));
   return {};
@@ -82,20 +115,28 @@ bool Runtime::isOpen(const iopoly_array *A) {
 }
 
 Status Runtime::open(const char *Name, size_t ElemSize, int NDims, const size_t *Dims,
-                     const int *Layout, int Flags, iopoly_array *&Out) {
+                     const int *Layout, int Flags, iopoly_array *&Out, ArrayOrigin Origin) {
   if (Status S = checkArrayName(Name))
     return S;
+  const int Known = IOPOLY_RDONLY | IOPOLY_RDWR | IOPOLY_CREATE | IOPOLY_TRUNC;
+  if (Flags & ~Known)
+    return Status::error(ErrorCode::InvalidArgument,
+                         format("array '%s': unknown flag bits 0x%x in 0x%x (known: IOPOLY_RDONLY 0x%x, IOPOLY_RDWR "
+                                "0x%x, IOPOLY_CREATE 0x%x, IOPOLY_TRUNC 0x%x)",
+                                Name, static_cast<unsigned>(Flags & ~Known), static_cast<unsigned>(Flags),
+                                IOPOLY_RDONLY, IOPOLY_RDWR, IOPOLY_CREATE, IOPOLY_TRUNC));
   int Kind = Flags & (IOPOLY_RDONLY | IOPOLY_RDWR | IOPOLY_CREATE);
   if (Kind != IOPOLY_RDONLY && Kind != IOPOLY_RDWR && Kind != IOPOLY_CREATE)
-    return Status::error(format("array '%s': flags 0x%x must contain exactly one of IOPOLY_RDONLY, "
+    return Status::error(ErrorCode::InvalidArgument,
+                         format("array '%s': flags 0x%x must contain exactly one of IOPOLY_RDONLY, "
                                 "IOPOLY_RDWR, IOPOLY_CREATE",
                                 Name, Flags));
-  if ((Flags & ~(IOPOLY_RDONLY | IOPOLY_RDWR | IOPOLY_CREATE | IOPOLY_TRUNC)) ||
-      ((Flags & IOPOLY_TRUNC) && !(Flags & IOPOLY_CREATE)))
-    return Status::error(format("array '%s': invalid flags 0x%x (IOPOLY_TRUNC needs IOPOLY_CREATE)", Name, Flags));
+  if ((Flags & IOPOLY_TRUNC) && !(Flags & IOPOLY_CREATE))
+    return Status::error(ErrorCode::InvalidArgument,
+                         format("array '%s': IOPOLY_TRUNC needs IOPOLY_CREATE (flags 0x%x)", Name, Flags));
   Geometry G;
   if (Status S = Geometry::make(ElemSize, NDims, Dims, Layout, C.StripeSize, C.numDisks(), G))
-    return Status::error(format("array '%s': %s", Name, S.message().c_str()));
+    return Status::wrap(S, format("array '%s': %s", Name, S.message().c_str()));
 
   std::lock_guard<std::mutex> L(RegistryMu);
   for (const iopoly_array *O : Open)
@@ -104,7 +145,7 @@ Status Runtime::open(const char *Name, size_t ElemSize, int NDims, const size_t 
   auto A = std::make_unique<iopoly_array>(G);
   A->Name = Name;
   A->Id = NextId++;
-  if (Status S = openArrayFiles(*this, *A, Flags))
+  if (Status S = openArrayFiles(*this, *A, Flags, Origin))
     return S;
   Buffer->locked([&] {
     A->Fetched = Counters->fetchedBits(A->Name, G.numStripes());
@@ -118,17 +159,13 @@ Status Runtime::open(const char *Name, size_t ElemSize, int NDims, const size_t 
 
 Status Runtime::flush(iopoly_array *A) {
   Status First = Buffer->flush(A);
+  // A commit only when everything was written back: a failed write-back
+  // leaves the headers dirty, as the files are. The registry lock keeps the
+  // arrays from being closed meanwhile.
   std::lock_guard<std::mutex> L(RegistryMu);
-  for (const iopoly_array *O : Open) {
-    if (A && O != A)
-      continue;
-    if (!O->Writable)
-      continue;
-    for (size_t D = 0; D < O->Files.size(); ++D)
-      if (Status S = syncFile(*O->Files[D], O->Paths[D], Retry))
-        if (First.ok())
-          First = S;
-  }
+  for (const iopoly_array *O : Open)
+    if ((!A || O == A) && O->Writable && First.ok())
+      First = commitArray(*const_cast<iopoly_array *>(O), Retry);
   return First;
 }
 
@@ -140,10 +177,8 @@ Status Runtime::close(iopoly_array *A) {
   }
   if (Status S = Buffer->drop(A))
     return S;
-  if (A->Writable)
-    for (size_t D = 0; D < A->Files.size(); ++D)
-      if (Status S = syncFile(*A->Files[D], A->Paths[D], Retry))
-        return Status::error(format("array '%s' not closed: %s", A->Name.c_str(), S.message().c_str()));
+  if (Status S = commitArray(*A, Retry))
+    return Status::wrap(S, format("array '%s' not closed: %s", A->Name.c_str(), S.message().c_str()));
   Status S = closeArrayFiles(*this, *A);
   {
     std::lock_guard<std::mutex> L(RegistryMu);
@@ -225,19 +260,35 @@ Status Runtime::writeStats(const std::string &Path) {
     std::fputs(J.c_str(), stderr);
     return {};
   }
-  // Write to a temporary name and rename, so a reader never sees half.
-  std::string Tmp = Path + ".tmp";
-  std::FILE *F = std::fopen(Tmp.c_str(), "w");
-  if (!F)
-    return Status::error(format("cannot write statistics to '%s': %s", Path.c_str(), std::strerror(errno)));
-  bool Ok = std::fwrite(J.data(), 1, J.size(), F) == J.size();
-  Ok = (std::fclose(F) == 0) && Ok;
-  if (!Ok || std::rename(Tmp.c_str(), Path.c_str()) != 0) {
-    int E = errno;
-    std::remove(Tmp.c_str());
-    return Status::error(format("cannot write statistics to '%s': %s", Path.c_str(), std::strerror(E)));
+  // Replaced atomically when a regular file, in place when a device or a
+  // FIFO, through a link to its target (core/OutputFile.h).
+  return writeWholeFile(Path, J, "statistics");
+}
+
+void Runtime::rescue(iopoly_array *A, const Status &Why) {
+  UnsavedAtExit = true;
+  std::vector<std::pair<size_t, std::string>> Dirty = Buffer->dirtyStripes(A);
+  std::string Head = format("iopoly: error: at exit, array '%s' could not be written back: %s", A->Name.c_str(),
+                            Why.message().c_str());
+  if (Dirty.empty()) {
+    std::fprintf(stderr, "%s\n", Head.c_str());
+    return;
   }
-  return {};
+  RescueFile R;
+  R.Name = A->Name;
+  R.Creation = A->Header.Creation;
+  R.StripeSize = A->Geo.StripeSize;
+  for (auto &D : Dirty)
+    R.Blocks.push_back({D.first, std::move(D.second)});
+  std::string Path;
+  if (Status S = writeRescueFile(R, rescueDirs(A->Dirs, C.Dir), Path))
+    std::fprintf(stderr, "%s.\niopoly: error: its %zu unwritten block(s) could not be saved anywhere either (%s): "
+                 "they are lost\n",
+                 Head.c_str(), R.Blocks.size(), S.message().c_str());
+  else
+    std::fprintf(stderr, "%s.\niopoly: error: its %zu unwritten block(s) were saved to '%s'; once the disk has room, "
+                 "run 'iopoly-fsck %s --repair' to write them back\n",
+                 Head.c_str(), R.Blocks.size(), Path.c_str(), A->Name.c_str());
 }
 
 void Runtime::resetStats() {
@@ -279,9 +330,9 @@ void Runtime::shutdown() {
         Live.push_back(const_cast<iopoly_array *>(A));
     }
     for (iopoly_array *A : Live)
-      if (Status S = flush(A))
-        std::fprintf(stderr, "iopoly: error: at exit, array '%s' could not be written back: %s\n",
-                     A->Name.c_str(), S.message().c_str());
+      if (A->Writable)
+        if (Status S = flush(A))
+          rescue(A, S);
     Workers->stop();
     if (!C.StatsPath.empty())
       if (Status S = writeStats(C.StatsPath))

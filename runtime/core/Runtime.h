@@ -42,7 +42,8 @@ public:
   RetryPolicy retryPolicy() const { return Retry; }
 
   Status open(const char *Name, size_t ElemSize, int NDims, const size_t *Dims,
-              const int *Layout, int Flags, iopoly_array *&Out);
+              const int *Layout, int Flags, iopoly_array *&Out,
+              ArrayOrigin Origin = ArrayOrigin::Api);
   Status close(iopoly_array *A);
   /// Writes back and syncs \p A (every array when null).
   Status flush(iopoly_array *A);
@@ -60,8 +61,12 @@ public:
                 double *ModeledSeconds);
 
   /// Writes back everything and stops the I/O threads; runs once, at exit
-  /// or before MPI_Finalize (the MPI-IO backend calls it).
+  /// or before MPI_Finalize (the MPI-IO backend calls it). An array that
+  /// cannot be written back gets its dirty blocks saved to a rescue file,
+  /// and the process then exits with IOPOLY_EXIT_UNSAVED (see atexit).
   void shutdown();
+  /// Whether shutdown() failed to write back some array.
+  bool unsavedAtExit() const { return UnsavedAtExit; }
 
 private:
   Runtime() = default;
@@ -82,6 +87,9 @@ private:
   std::set<const iopoly_array *> Open;
   unsigned NextId = 1;
   std::once_flag ShutdownOnce;
+  bool UnsavedAtExit = false;
+  /// Saves the dirty blocks of \p A that could not be written back.
+  void rescue(iopoly_array *A, const Status &Why);
 };
 
 } // namespace iopoly

@@ -7,20 +7,16 @@
 
 namespace iopoly {
 
-std::vector<unsigned long long> *Stats::fetchedBits(const std::string &Name,
-                                                    size_t NumStripes) {
-  auto &Bits = Fetched[Name];
-  size_t Words = (NumStripes + 63) / 64;
-  if (Bits.size() < Words)
-    Bits.resize(Words, 0);
+SparseBits *Stats::fetchedBits(const std::string &Name, size_t NumStripes) {
+  SparseBits &Bits = Fetched[Name];
+  Bits.reserve(NumStripes);
   return &Bits;
 }
 
 uint64_t Stats::distinctStripes() const {
   uint64_t N = 0;
   for (const auto &KV : Fetched)
-    for (unsigned long long W : KV.second)
-      N += static_cast<uint64_t>(__builtin_popcountll(W));
+    N += KV.second.countAllocated();
   return N;
 }
 
@@ -30,7 +26,7 @@ void Stats::reset() {
   C.PerDisk.resize(Disks);
   IoNanos = 0;
   for (auto &KV : Fetched)
-    std::fill(KV.second.begin(), KV.second.end(), 0ULL);
+    KV.second.reset(/*AllSet=*/false);
 }
 
 } // namespace iopoly

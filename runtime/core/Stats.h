@@ -11,6 +11,8 @@
 #ifndef IOPOLY_RUNTIME_STATS_H
 #define IOPOLY_RUNTIME_STATS_H
 
+#include "core/SparseTable.h"
+
 #include <atomic>
 #include <cstdint>
 #include <map>
@@ -45,18 +47,16 @@ public:
   Counters C; ///< guarded by the stripe buffer lock
   std::atomic<uint64_t> IoNanos{0};
 
-  /// Bitset of stripes of array \p Name fetched at least once.
-  std::vector<unsigned long long> *fetchedBits(const std::string &Name,
-                                               size_t NumStripes);
+  /// Set of stripes of array \p Name fetched at least once (sparse: costs
+  /// memory for what was fetched, not for the array's extent).
+  SparseBits *fetchedBits(const std::string &Name, size_t NumStripes);
   /// Marks a fetch of \p Stripe in \p Bits.
-  static void markFetched(std::vector<unsigned long long> &Bits, size_t Stripe) {
-    Bits[Stripe / 64] |= 1ULL << (Stripe % 64);
-  }
+  static void markFetched(SparseBits &Bits, size_t Stripe) { Bits.setBit(Stripe); }
   uint64_t distinctStripes() const;
   void reset();
 
 private:
-  std::map<std::string, std::vector<unsigned long long>> Fetched;
+  std::map<std::string, SparseBits> Fetched;
 };
 
 } // namespace iopoly

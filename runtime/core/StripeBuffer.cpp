@@ -16,14 +16,7 @@
 namespace iopoly {
 
 StripeBuffer::StripeBuffer(const BufferEnv &E)
-    : Env(E), Frames(E.NumFrames), Memory(E.NumFrames, E.StripeSize), Start(std::chrono::steady_clock::now()) {
-  FreeList.reserve(E.NumFrames);
-  // Free frames are handed out from the back: keep frame 0 first.
-  for (size_t I = E.NumFrames; I-- > 0;) {
-    Frames[I].Data = Memory.frame(I);
-    FreeList.push_back(&Frames[I]);
-  }
-}
+    : Env(E), Memory(E.NumFrames, E.StripeSize), Start(std::chrono::steady_clock::now()) {}
 
 StripeBuffer::~StripeBuffer() = default;
 
@@ -33,13 +26,13 @@ void StripeBuffer::syncView(Frame *F) {
   ViewState Want = F->State != FrameState::Ready ? ViewState::None
                    : F->Dirty                    ? ViewState::ReadWrite
                                                  : ViewState::ReadOnly;
-  Memory.setView(*F->Owner, F->Stripe, static_cast<size_t>(F - Frames.data()), F->View, Want);
+  Memory.setView(*F->Owner, F->Stripe, F->Index, F->View, Want);
   F->View = Want;
 }
 
 void StripeBuffer::dropView(Frame *F) {
   if (F->Owner && F->View != ViewState::None)
-    Memory.setView(*F->Owner, F->Stripe, static_cast<size_t>(F - Frames.data()), F->View, ViewState::None);
+    Memory.setView(*F->Owner, F->Stripe, F->Index, F->View, ViewState::None);
   F->View = ViewState::None;
 }
 
@@ -90,10 +83,10 @@ Status StripeBuffer::bufferFullError(const iopoly_array *A, size_t S) {
   std::string Who;
   for (const auto &KV : Holders)
     Who += format("%s'%s' %zu", Who.empty() ? "" : ", ", KV.first.c_str(), KV.second);
-  return Status::error(format(
+  return Status::error(ErrorCode::BufferFull, format(
       "stripe buffer full: cannot bring in block %zu of array '%s' because all %zu frames are attached "
       "(%s); release blocks first or raise IOPOLY_BUFFER (now %zu bytes of %zu-byte stripes)",
-      S, A->Name.c_str(), Frames.size(), Who.c_str(), Frames.size() * Env.StripeSize, Env.StripeSize));
+      S, A->Name.c_str(), Env.NumFrames, Who.c_str(), Env.NumFrames * Env.StripeSize, Env.StripeSize));
 }
 
 Status StripeBuffer::takeVictim(Lock &L, bool Wait, Frame *&V) {
@@ -103,14 +96,22 @@ Status StripeBuffer::takeVictim(Lock &L, bool Wait, Frame *&V) {
       FreeList.pop_back();
       return {};
     }
+    if (Frames.size() < Env.NumFrames) {
+      // A frame never used so far: its memory is touched only now.
+      Frames.emplace_back();
+      V = &Frames.back();
+      V->Index = Frames.size() - 1;
+      V->Data = Memory.frame(V->Index);
+      return {};
+    }
     Frame *H = LruHead;
     if (!H)
-      return Status::error("full"); // caller words the message
+      return Status::error(ErrorCode::BufferFull, "every frame is attached"); // caller words the message
     if (H->State != FrameState::Ready || H->Flushing) {
       // A prefetch or flush still in flight at the LRU end: it is the
       // victim LRU names, so wait for it rather than pick another one.
       if (!Wait)
-        return Status::error("busy");
+        return Status::error(ErrorCode::Busy, "the LRU victim is in flight");
       CV.wait(L);
       continue;
     }
@@ -167,10 +168,12 @@ StripeBuffer::Replacement StripeBuffer::beginReplace(Frame *V, iopoly_array *A,
   size_t D = A->Geo.diskOf(S);
   if (SkipRead) {
     C.Overwrites++;
+    R.Arrival = Replacement::Overwrite;
     V->ReadyAt = Issue;
   } else if (A->zeroOnDisk(S)) {
     // Never written since the file was created: zeros, no disk request.
     C.ZeroFills++;
+    R.Arrival = Replacement::ZeroFill;
     R.SkipRead = true;
     V->ReadyAt = Issue;
   } else {
@@ -187,6 +190,21 @@ StripeBuffer::Replacement StripeBuffer::beginReplace(Frame *V, iopoly_array *A,
   return R;
 }
 
+void StripeBuffer::undoArrival(const Replacement &R) {
+  Counters &C = Env.Counters.C;
+  if (R.Arrival == Replacement::Overwrite) {
+    C.Overwrites--;
+  } else if (R.Arrival == Replacement::ZeroFill) {
+    C.ZeroFills--;
+  } else {
+    size_t D = R.A->Geo.diskOf(R.S);
+    C.Fetches--;
+    C.BytesRead -= Env.StripeSize;
+    C.PerDisk[D].Fetches--;
+    C.PerDisk[D].BytesRead -= Env.StripeSize;
+  }
+}
+
 Status StripeBuffer::runReplace(const Replacement &R) {
   Frame *F = R.F;
   if (R.WriteBack) {
@@ -196,31 +214,34 @@ Status StripeBuffer::runReplace(const Replacement &R) {
     size_t OD = F->OldOwner->Geo.diskOf(F->OldStripe);
     if (W) {
       // Keep the only copy of the old data: the frame reverts to its old,
-      // still dirty, stripe and the new stripe is not brought in.
+      // still dirty, stripe and the new stripe is not brought in. Nothing
+      // was evicted, written or read: the counters say so.
       C.WriteErrors++;
       C.Writebacks--;
       C.BytesWritten -= Env.StripeSize;
       C.PerDisk[OD].Writes--;
       C.PerDisk[OD].BytesWritten -= Env.StripeSize;
+      C.Evictions--;
+      undoArrival(R);
       R.A->Table.set(R.S, nullptr);
       F->Owner = F->OldOwner;
       F->Stripe = F->OldStripe;
       F->OldOwner = nullptr;
       F->Dirty = true;
       F->WriteHeld = false; // set for the new stripe by pinAhead, not held now
-      PinnedFrames -= F->Pins ? 1 : 0;
-      PinnedFrames -= F->Pins ? 1 : 0;
-    F->Pins = 0;
+      if (F->Pins) // the pin was taken for the new stripe
+        --PinnedFrames;
+      F->Pins = 0;
       F->Prefetched = false;
       F->State = FrameState::Ready;
       syncView(F);
       if (!F->InLru)
         lruPushBack(F);
       CV.notify_all();
-      return Status::error(format("cannot make room for block %zu of array '%s': write-back of block %zu of "
-                                  "array '%s' failed (the data stays in the buffer): %s",
-                                  R.S, R.A->Name.c_str(), F->Stripe, F->Owner->Name.c_str(),
-                                  W.message().c_str()));
+      return Status::wrap(W, format("cannot make room for block %zu of array '%s': write-back of block %zu of "
+                                    "array '%s' failed (the data stays in the buffer): %s",
+                                    R.S, R.A->Name.c_str(), F->Stripe, F->Owner->Name.c_str(),
+                                    W.message().c_str()));
     }
     F->OldOwner->Table.set(F->OldStripe, nullptr);
     F->OldOwner->writtenToDisk(F->OldStripe);
@@ -236,16 +257,20 @@ Status StripeBuffer::runReplace(const Replacement &R) {
   std::lock_guard<std::mutex> G(Mu);
   if (Rd) {
     Env.Counters.C.ReadErrors++;
+    undoArrival(R);
     R.A->Table.set(R.S, nullptr);
     lruUnlink(F);
     F->Owner = nullptr;
+    if (F->Pins) // the pin taken for this stripe goes with it
+      --PinnedFrames;
     F->Pins = 0;
     F->Prefetched = false;
+    F->Dirty = F->WriteHeld = false;
     F->State = FrameState::Free;
     FreeList.push_back(F);
     CV.notify_all();
-    return Status::error(format("cannot read block %zu of array '%s': %s", R.S, R.A->Name.c_str(),
-                                Rd.message().c_str()));
+    return Status::wrap(Rd, format("cannot read block %zu of array '%s': %s", R.S, R.A->Name.c_str(),
+                                   Rd.message().c_str()));
   }
   F->State = FrameState::Ready;
   syncView(F);
@@ -365,7 +390,7 @@ void StripeBuffer::attachRun(iopoly_array *A, size_t S, int Mode, size_t MaxBefo
   size_t Lo = S, Hi = S;
   // Runs may use at most half of the frames, so that the single stripes
   // other windows need always find room.
-  size_t Budget = PinnedFrames < Frames.size() / 2 ? Frames.size() / 2 - PinnedFrames : 0;
+  size_t Budget = PinnedFrames < Env.NumFrames / 2 ? Env.NumFrames / 2 - PinnedFrames : 0;
   MaxAfter = std::min(MaxAfter, Budget);
   MaxBefore = std::min(MaxBefore, Budget - MaxAfter);
   while (Hi + 1 < A->Geo.numStripes() && Hi - S < MaxAfter && Usable(Hi + 1)) {
@@ -507,8 +532,8 @@ Status StripeBuffer::writeBackLocked(Lock &L, Frame *F) {
   if (E) {
     F->Dirty = true;
     C.WriteErrors++;
-    E = Status::error(format("cannot write back block %zu of array '%s' (the data stays in the buffer): %s", S,
-                             A->Name.c_str(), E.message().c_str()));
+    E = Status::wrap(E, format("cannot write back block %zu of array '%s' (the data stays in the buffer): %s", S,
+                               A->Name.c_str(), E.message().c_str()));
   } else {
     C.Writebacks++;
     C.BytesWritten += Env.StripeSize;
@@ -591,6 +616,18 @@ Status StripeBuffer::drop(iopoly_array *A) {
     FreeList.push_back(&F);
   }
   return {};
+}
+
+std::vector<std::pair<size_t, std::string>> StripeBuffer::dirtyStripes(const iopoly_array *A) {
+  std::lock_guard<std::mutex> G(Mu);
+  std::vector<std::pair<size_t, std::string>> Out;
+  for (const Frame &F : Frames) {
+    // A frame whose write-back failed reverted to its old, dirty stripe.
+    if (F.Owner == A && F.State == FrameState::Ready && F.Dirty)
+      Out.emplace_back(F.Stripe, std::string(F.Data, A->Geo.stripeBytes(F.Stripe)));
+  }
+  std::sort(Out.begin(), Out.end(), [](const auto &X, const auto &Y) { return X.first < Y.first; });
+  return Out;
 }
 
 size_t StripeBuffer::pinCount(const iopoly_array *A) {

@@ -32,6 +32,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <deque>
 #include <mutex>
 #include <vector>
 
@@ -41,6 +42,7 @@ enum class FrameState : unsigned char { Free, Loading, Ready, Writing };
 
 struct Frame {
   char *Data = nullptr;
+  size_t Index = 0; ///< position in the buffer memory (FrameMemory::frame)
   iopoly_array *Owner = nullptr; ///< array of the stripe held or arriving
   size_t Stripe = 0;
   iopoly_array *OldOwner = nullptr; ///< stripe being written back (Writing)
@@ -75,6 +77,9 @@ struct BufferEnv {
 
 class StripeBuffer {
 public:
+  /// Reserves the buffer's memory (address space only: frames are set up
+  /// when first used, so memory follows what is used, not IOPOLY_BUFFER).
+  /// A buffer that could not be reserved reports it through status().
   explicit StripeBuffer(const BufferEnv &Env);
   ~StripeBuffer();
   StripeBuffer(const StripeBuffer &) = delete;
@@ -116,9 +121,22 @@ public:
   /// waits for its fetches in flight, writes back and forgets its stripes.
   Status drop(iopoly_array *A);
 
+  /// Whether the buffer memory could be reserved (else the reason).
+  const Status &status() const { return Memory.status(); }
+
+  /// Copies of the stripes of \p A still dirty (their useful bytes), for
+  /// the rescue file of a failed exit (core/Rescue.h).
+  std::vector<std::pair<size_t, std::string>> dirtyStripes(const iopoly_array *A);
+
   /// Number of pins held on stripes of \p A (all arrays when null).
   size_t pinCount(const iopoly_array *A);
-  size_t numFrames() const { return Frames.size(); }
+  /// Capacity in frames (IOPOLY_BUFFER / stripe).
+  size_t numFrames() const { return Env.NumFrames; }
+  /// Frames with at least one pin (the runs' budget; for tests).
+  size_t pinnedFrames() {
+    std::lock_guard<std::mutex> G(Mu);
+    return PinnedFrames;
+  }
 
   /// Runs \p F under the buffer lock (for stats and the model).
   template <typename Fn> auto locked(Fn F) {
@@ -139,7 +157,11 @@ private:
     bool SkipRead;      ///< OVERWRITE: zero instead of reading
     double ReadService; ///< modeled service times
     double WriteService;
+    /// What the new stripe's arrival was counted as (undone if it fails).
+    enum { Fetch, ZeroFill, Overwrite } Arrival = Fetch;
   };
+  /// Takes back the counters of an arrival that did not happen.
+  void undoArrival(const Replacement &R);
 
   Status takeVictim(Lock &L, bool Wait, Frame *&V);
   Replacement beginReplace(Frame *V, iopoly_array *A, size_t S, bool Pin,
@@ -163,7 +185,7 @@ private:
   BufferEnv Env;
   std::mutex Mu;
   std::condition_variable CV;
-  std::vector<Frame> Frames;
+  std::deque<Frame> Frames; ///< set up on demand, at most Env.NumFrames
   FrameMemory Memory;
   std::vector<Frame *> FreeList;
   Frame *LruHead = nullptr, *LruTail = nullptr; ///< head = least recent

@@ -28,10 +28,8 @@ template <typename T> T rd(const unsigned char *&P) {
 
 Status TraceWriter::open(const std::string &P) {
   Path = P;
-  File = std::fopen(P.c_str(), "wb");
-  if (!File)
-    return Status::error(format("IOPOLY_TRACE=%s: cannot create the trace file: %s", P.c_str(),
-                                std::strerror(errno)));
+  if (Status S = OutputFile::open(P, "the trace", File))
+    return Status::wrap(S, format("IOPOLY_TRACE=%s: cannot create the trace file: %s", P.c_str(), S.message().c_str()));
   unsigned char H[16];
   std::memcpy(H, Magic, 8);
   unsigned char *Q = H + 8;
@@ -49,11 +47,11 @@ void TraceWriter::put(const void *P, size_t N) {
 }
 
 void TraceWriter::drain() {
-  if (File && !Buf.empty() && std::fwrite(Buf.data(), 1, Buf.size(), File) != Buf.size()) {
-    warning(format("IOPOLY_TRACE=%s: write failed (%s); tracing stopped", Path.c_str(), std::strerror(errno)));
-    std::fclose(File);
-    File = nullptr;
-  }
+  if (File && !Buf.empty())
+    if (Status S = File->write(Buf.data(), Buf.size())) {
+      warning(format("IOPOLY_TRACE=%s: %s; tracing stopped", Path.c_str(), S.message().c_str()));
+      File.reset(); // an unfinished replacement is abandoned: the old file stays
+    }
   Buf.clear();
 }
 
@@ -88,9 +86,10 @@ void TraceWriter::close() {
   if (!File)
     return;
   drain();
-  if (File && std::fclose(File) != 0)
-    warning(format("IOPOLY_TRACE=%s: close failed: %s", Path.c_str(), std::strerror(errno)));
-  File = nullptr;
+  if (File)
+    if (Status S = File->commit())
+      warning(format("IOPOLY_TRACE=%s: %s", Path.c_str(), S.message().c_str()));
+  File.reset();
 }
 
 Status readTrace(const std::string &Path, TraceContents &Out) {

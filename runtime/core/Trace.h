@@ -15,6 +15,7 @@
 #define IOPOLY_RUNTIME_TRACE_H
 
 #include "core/Error.h"
+#include "core/OutputFile.h"
 
 #include <cstdint>
 #include <cstdio>
@@ -41,6 +42,8 @@ struct TraceEvent {
 };
 
 /// Appends records to a file; not thread-safe (called under the buffer lock).
+/// The file follows the OutputFile rules: a regular file is written under a
+/// temporary name and renamed over the path at close.
 class TraceWriter {
 public:
   ~TraceWriter() { close(); }
@@ -53,7 +56,7 @@ public:
 private:
   void put(const void *P, size_t N);
   void drain();
-  std::FILE *File = nullptr;
+  std::unique_ptr<OutputFile> File;
   std::vector<unsigned char> Buf;
   std::string Path;
 };

@@ -42,12 +42,12 @@ Status transfer(Op DoOne, size_t N, uint64_t Off, const char *Verb,
       continue;
     }
     if (R == 0)
-      return Status::error(format("short %s of '%s' at offset %llu: %zu of %zu bytes, then end of file",
+      return Status::error(ErrorCode::IO, format("short %s of '%s' at offset %llu: %zu of %zu bytes, then end of file",
                                   Verb, Path.c_str(), static_cast<unsigned long long>(Off), Done, N));
     int Err = static_cast<int>(-R);
     if (classify(Err, Interrupts, EioTries, P) == Verdict::Retry)
       continue;
-    return Status::error(format("%s of %zu bytes at offset %llu of '%s' failed%s: %s", Verb, N,
+    return Status::error(ErrorCode::IO, format("%s of %zu bytes at offset %llu of '%s' failed%s: %s", Verb, N,
                                 static_cast<unsigned long long>(Off + Done), Path.c_str(),
                                 EioTries ? format(" after %u retries", EioTries).c_str() : "",
                                 std::strerror(Err)));
@@ -79,7 +79,7 @@ Status syncFile(BackendFile &F, const std::string &Path, const RetryPolicy &P) {
       return {};
     if (classify(-R, Interrupts, EioTries, P) == Verdict::Retry)
       continue;
-    return Status::error(format("sync of '%s' failed: %s", Path.c_str(), std::strerror(-R)));
+    return Status::error(ErrorCode::IO, format("sync of '%s' failed: %s", Path.c_str(), std::strerror(-R)));
   }
 }
 

@@ -5,8 +5,13 @@
 //===----------------------------------------------------------------------===//
 #include "io/StripeIO.h"
 
+#include "core/Checksum.h"
+
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <thread>
+#include <unistd.h>
 
 namespace iopoly {
 
@@ -31,20 +36,73 @@ Status StripeIO::timed(size_t Disk, double Service, Fn Op) {
   return S;
 }
 
+namespace {
+
+/// Offset of the 4-byte sum of \p Stripe in its disk's <name>.sum.
+off_t sumOffset(const iopoly_array &A, size_t Stripe) { return static_cast<off_t>(A.Geo.slotOf(Stripe) * 4); }
+
+Status checkSum(const iopoly_array &A, size_t Stripe, const char *Data) {
+  size_t Disk = A.Geo.diskOf(Stripe);
+  uint32_t Stored = 0;
+  ssize_t R;
+  do
+    R = ::pread(A.SumFds[Disk], &Stored, 4, sumOffset(A, Stripe));
+  while (R < 0 && errno == EINTR);
+  if (R != 4)
+    return Status::error(ErrorCode::IO, format("cannot read the checksum of block %zu of array '%s' from '%s': %s",
+                                               Stripe, A.Name.c_str(), A.SumPaths[Disk].c_str(),
+                                               R < 0 ? std::strerror(errno) : "short file"));
+  uint32_t Got = stripeSum(Data, A.Geo.StripeSize, A.ZeroCrc);
+  if (Got != Stored)
+    return Status::error(ErrorCode::Corrupt,
+                         format("checksum mismatch in block %zu of array '%s' ('%s' at offset %llu): the data on disk "
+                                "is not what was written (stored %08x, computed %08x)",
+                                Stripe, A.Name.c_str(), A.Paths[Disk].c_str(),
+                                static_cast<unsigned long long>(A.Geo.fileOffset(Stripe)), Stored, Got));
+  return {};
+}
+
+Status storeSum(const iopoly_array &A, size_t Stripe, const char *Data) {
+  size_t Disk = A.Geo.diskOf(Stripe);
+  uint32_t Sum = stripeSum(Data, A.Geo.StripeSize, A.ZeroCrc);
+  ssize_t R;
+  do
+    R = ::pwrite(A.SumFds[Disk], &Sum, 4, sumOffset(A, Stripe));
+  while (R < 0 && errno == EINTR);
+  if (R != 4)
+    return Status::error(ErrorCode::IO, format("cannot write the checksum of block %zu of array '%s' to '%s': %s",
+                                               Stripe, A.Name.c_str(), A.SumPaths[Disk].c_str(),
+                                               R < 0 ? std::strerror(errno) : "short write"));
+  return {};
+}
+
+} // namespace
+
 Status StripeIO::read(iopoly_array &A, size_t Stripe, char *Data, double Service) {
   size_t Disk = A.Geo.diskOf(Stripe);
   size_t S = A.Geo.StripeSize;
-  return timed(Disk, Service, [&] {
+  Status R = timed(Disk, Service, [&] {
     return readFully(*A.Files[Disk], Data, S, A.Geo.fileOffset(Stripe), A.Paths[Disk], Retry);
   });
+  if (R.ok() && A.Checksums)
+    R = checkSum(A, Stripe, Data);
+  return R;
 }
 
 Status StripeIO::write(iopoly_array &A, size_t Stripe, const char *Data, double Service) {
   size_t Disk = A.Geo.diskOf(Stripe);
   size_t S = A.Geo.StripeSize;
-  return timed(Disk, Service, [&] {
+  // The headers say "dirty" before any data of a new epoch lands
+  // (core/ArrayState.cpp).
+  if (Status B = beginStripeWrite(A))
+    return B;
+  Status W = timed(Disk, Service, [&] {
     return writeFully(*A.Files[Disk], Data, S, A.Geo.fileOffset(Stripe), A.Paths[Disk], Retry);
   });
+  if (W.ok() && A.Checksums)
+    W = storeSum(A, Stripe, Data);
+  endStripeWrite(A);
+  return W;
 }
 
 } // namespace iopoly

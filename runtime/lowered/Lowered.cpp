@@ -12,6 +12,7 @@
 #include "iopoly/abi.h"
 
 #include "memory/Arena.h"
+#include "core/Alloc.h"
 #include "core/Runtime.h"
 
 #include <algorithm>
@@ -118,7 +119,7 @@ iopoly_array *arrayAt(uintptr_t P, size_t Len, size_t &Off) {
 
 bool revokeOne(iopoly_window *Keep);
 
-bool bufferFull(const Status &S) { return S && S.message().rfind("stripe buffer full", 0) == 0; }
+bool bufferFull(const Status &S) { return S.is(ErrorCode::BufferFull); }
 
 /// Attaches for a slow path of its own (straddling accesses, mem ops),
 /// taking stripes back from this thread's revocable windows if needed.
@@ -310,9 +311,9 @@ void __iopoly_window_release(iopoly_window *W) {
 }
 
 void __iopoly_global_init(const char *Name, size_t Bytes, const void *Init, void **Slot) {
-  void *P = iopoly_alloc_flags(Name, Bytes, IOPOLY_CREATE | IOPOLY_TRUNC);
-  if (!P)
-    fatal(format("cannot create disk-resident global '%s' (%zu bytes): %s", Name, Bytes, iopoly_last_error()));
+  void *P = nullptr;
+  if (Status S = allocArray(Name, Bytes, IOPOLY_CREATE | IOPOLY_TRUNC, ArrayOrigin::Global, P))
+    fatal(format("cannot create disk-resident global '%s' (%zu bytes): %s", Name, Bytes, S.message().c_str()));
   if (Init) {
     iopoly_array *A = iopoly_array_of(P);
     size_t S = A->Geo.StripeSize;

@@ -15,7 +15,13 @@
 namespace iopoly {
 
 FrameMemory::FrameMemory(size_t Frames, size_t StripeSize) : Count(Frames), Stripe(StripeSize) {
-  size_t Bytes = Frames * StripeSize;
+  size_t Bytes;
+  if (__builtin_mul_overflow(Frames, StripeSize, &Bytes)) {
+    Error = Status::error(ErrorCode::TooLarge, format("the stripe buffer of %zu frames of %zu bytes overflows", Frames,
+                                                      StripeSize));
+    Count = 0;
+    return;
+  }
   long Page = ::sysconf(_SC_PAGESIZE);
   if (Page > 0 && StripeSize % static_cast<size_t>(Page) == 0) {
     int F = ::memfd_create("iopoly-buffer", MFD_CLOEXEC);
@@ -32,14 +38,20 @@ FrameMemory::FrameMemory(size_t Frames, size_t StripeSize) : Count(Frames), Stri
     verbose("views of resident stripes are off: no shared buffer memory (memfd)");
   }
   // Page-aligned (O_DIRECT) and not touched until used.
-  void *P = ::mmap(nullptr, Bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (P == MAP_FAILED)
-    fatal(format("cannot allocate the stripe buffer of %zu bytes (IOPOLY_BUFFER): %s", Bytes, std::strerror(errno)));
+  void *P = ::mmap(nullptr, Bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (P == MAP_FAILED) {
+    Error = Status::error(ErrorCode::NoMemory, format("cannot reserve the stripe buffer of %zu bytes "
+                                                      "(IOPOLY_BUFFER): %s",
+                                                      Bytes, std::strerror(errno)));
+    Count = 0;
+    return;
+  }
   Base = static_cast<char *>(P);
 }
 
 FrameMemory::~FrameMemory() {
-  ::munmap(Base, Count * Stripe);
+  if (Base)
+    ::munmap(Base, Count * Stripe);
   if (Fd >= 0)
     ::close(Fd);
 }

@@ -18,6 +18,8 @@
 #ifndef IOPOLY_RUNTIME_FRAMEMEMORY_H
 #define IOPOLY_RUNTIME_FRAMEMEMORY_H
 
+#include "core/Error.h"
+
 #include <cstddef>
 
 struct iopoly_array;
@@ -28,7 +30,10 @@ enum class ViewState : unsigned char { None, ReadOnly, ReadWrite };
 
 class FrameMemory {
 public:
+  /// Reserves address space for \p Frames frames; nothing is touched until
+  /// used. A failure is kept in status() (the buffer is then unusable).
   FrameMemory(size_t Frames, size_t StripeSize);
+  const Status &status() const { return Error; }
   ~FrameMemory();
   FrameMemory(const FrameMemory &) = delete;
   FrameMemory &operator=(const FrameMemory &) = delete;
@@ -45,6 +50,7 @@ public:
 private:
   int Fd = -1;
   char *Base = nullptr;
+  Status Error;
   size_t Count, Stripe;
 };
 

@@ -296,11 +296,18 @@ static int cmdAllocTouch(const char *Name, size_t Bytes, size_t Offset) {
   return 1;
 }
 
+/* More commands, in files of their own (one concern each). */
+int hostileMain(int Argc, char **Argv, int *Rc);
+int integrityMain(int Argc, char **Argv, int *Rc);
+
 int main(int Argc, char **Argv) {
   if (Argc < 3) {
     fprintf(stderr, "usage: api_helper COMMAND NAME ...\n");
     return 2;
   }
+  int Rc = 0;
+  if (hostileMain(Argc, Argv, &Rc) || integrityMain(Argc, Argv, &Rc))
+    return Rc;
   const char *Cmd = Argv[1];
   char **A = Argv + 1; /* A[1] is the array name */
   if (!strcmp(Cmd, "write") && Argc == 7)

@@ -35,3 +35,6 @@ config.substitutions.append(("%iopoly_run",
     "env IOPOLY_DIR=%t.data IOPOLY_DISKS=4 IOPOLY_STRIPE=4K IOPOLY_BUFFER=256K IOPOLY_DISK_MODEL=none"))
 if config.has_mpi:
     config.available_features.add("mpi")
+elif os.environ.get("CI") == "true":
+    # In CI every skip is a failure: tests that REQUIRE mpi would be skipped.
+    lit_config.fatal("CI=true: MPI was not found, so the lit tests that need it would be skipped")

@@ -44,6 +44,8 @@ import argparse
 import random
 import sys
 
+import gen_features
+
 BOUND = 1024.0          # |float element| <= BOUND, always
 BUDGET = 400_000        # statement instances per program (approximate)
 BIG = 64 * 1024         # the test buffer: several arrays must exceed it
@@ -66,6 +68,7 @@ class Array:
         self.ctype, self.utype, self.size, self.is_float, self.usuf = KINDS[kind]
         self.init = None  # optional initializer text
         self.fields = REC_FIELDS if kind == 'rec' else None
+        self.alloc = False  # allocated with iopoly_alloc in main (gen_features)
 
     @property
     def nbytes(self):
@@ -501,6 +504,7 @@ class Generator:
         loops, loopvars = [], []
         for k in range(depth):
             loop, var = self.make_loop('ijk'[k], extents[k], loopvars)
+            loop.range = var
             loops.append(loop)
             loopvars.append(var)
         # The primary statement writes primary[dim d] with the loop of dim d.
@@ -530,6 +534,7 @@ class Generator:
                 if self.chance(0.15) and k == depth - 2:
                     # A sibling loop after the inner one.
                     sib, sv = self.make_loop(inner.var + '2', min(extents[k + 1], 64), loopvars[:k + 1])
+                    sib.range = sv
                     sib.body.append(self.statement(scope + [sv], loopvars[:k + 1] + [sv]))
                     lp.body.append(sib)
                     cost += trips[k + 1] * sib.trips
@@ -599,6 +604,9 @@ class Generator:
             self.make_arrays()
             if sum(a.nbytes for a in self.arrays) <= 1_300_000:
                 break
+        feats = self.features = gen_features.Features(self, self.seed)
+        feats.choose_alloc_arrays()
+        main_only = set()  # blocks that stay in main (they may use allocated arrays)
         n_nests = self.pick([1, 2, 3, 4, 5], [1, 3, 3, 2, 1])
         use_funcs = self.chance(0.25)
         scalar_globals = use_funcs or self.chance(0.3)
@@ -621,6 +629,7 @@ class Generator:
                 ind = 2
             for _ in range(count):
                 lp, cost = self.nest(per, timevar)
+                feats.control_flow(lp, [timevar] if timevar else [])
                 self.cost += cost * max(1, T)
                 remaining -= cost * max(1, T)
                 if self.scalars and self.chance(0.2):
@@ -632,14 +641,20 @@ class Generator:
                 lines.append('  }')
             blocks.append(lines)
             k += count
+            extra = feats.between_nests()
+            if extra:
+                main_only.add(len(blocks))
+                blocks.append(extra)
         # The program text.
         out = ['/* Random iopoly differential test program, seed %d (test/random/gen_program.py). */' % self.seed,
-               '#include <stddef.h>', '#include <stdint.h>', '#include <stdio.h>', '']
+               '#include <stddef.h>', '#include <stdint.h>', '#include <stdio.h>', '#include <stdlib.h>',
+               '#include <string.h>'] + (['#include <iopoly.h>'] if feats.alloc else []) + ['']
         if any(a.fields for a in self.arrays):
             out.append('struct rec { float %s; };' % ', '.join(REC_FIELDS))
         for a in self.arrays:
-            out.append(a.decl())
-        disk = [a.name for a in self.arrays if a.disk]
+            if not a.alloc:
+                out.append(a.decl())
+        disk = [a.name for a in self.arrays if a.disk and not a.alloc]
         out.append('#pragma iopoly disk_resident(%s)' % ', '.join(disk))
         for p, v in self.params:
             out.append('int %s = %d;' % (p, v))
@@ -676,18 +691,20 @@ class Generator:
             if a is largest or self.chance(0.85):
                 self.init_nest(a, init, full=a is largest)
         if self.chance(0.5):
-            out += ['__attribute__((noinline)) static void init(void) {'] + init + ['}', '']
-            main.append('  init();')
+            params, args, pragmas, body = feats.function_params(init)
+            out += ['__attribute__((noinline)) static void init(%s) {' % params] + pragmas + body + ['}', '']
+            main.append('  init(%s);' % args)
         else:
             main += init
         for n, lines in enumerate(blocks):
-            if use_funcs and self.chance(0.7):
+            if n not in main_only and use_funcs and self.chance(0.7):
                 attr = '__attribute__((noinline)) ' if self.chance(0.4) else ''
-                out.append('%sstatic void nest%d(void) {' % (attr, n))
-                out += lines
+                params, args, pragmas, body = feats.function_params(lines)
+                out.append('%sstatic void nest%d(%s) {' % (attr, n, params))
+                out += pragmas + body
                 out.append('}')
                 out.append('')
-                main.append('  nest%d();' % n)
+                main.append('  nest%d(%s);' % (n, args))
             else:
                 main += lines
         victim = r.choice([a for a in self.arrays if a.disk])
@@ -698,9 +715,11 @@ class Generator:
         emit = []
         for a in self.arrays:
             self.emit_array(a, emit)
+        emit = feats.fix_sizeof(emit, feats.alloc)
         if self.chance(0.7):
-            out += ['__attribute__((noinline)) static void emit(void) {'] + emit + ['}', '']
-            main.append('  emit();')
+            params, args, pragmas, body = feats.function_params(emit)
+            out += ['__attribute__((noinline)) static void emit(%s) {' % params] + pragmas + body + ['}', '']
+            main.append('  emit(%s);' % args)
         else:
             main += emit
         for s in self.scalars:
@@ -709,7 +728,9 @@ class Generator:
             else:
                 main.append('  printf("%s %%llu\\n", (unsigned long long)%s);' % (s.name, s.name))
         out.append('int main(void) {')
+        out += feats.alloc_lines()
         out += main
+        out += feats.free_lines()
         out.append('  return 0;')
         out.append('}')
         return '\n'.join(out) + '\n'
@@ -726,7 +747,9 @@ def generate_with_info(seed):
     g = Generator(seed)
     text = g.generate()
     return text, {'disk_bytes': sum(a.nbytes for a in g.arrays if a.disk), 'cost': g.cost,
-                  'arrays': {a.name: a.kind for a in g.arrays}}
+                  'arrays': {a.name: a.kind for a in g.arrays},
+                  # Settings of the lowered runs this program asks for (IOPOLY_* -> value).
+                  'run_env': g.features.run_env()}
 
 
 def check_output(out, kinds):
@@ -775,7 +798,10 @@ def self_test(count):
         if a != b:
             print('seed %d: not deterministic' % seed)
             return 1
-        if not re.search(r'#pragma iopoly disk_resident\(\w+, \w+', a):
+        names = set()
+        for m in re.finditer(r'#pragma iopoly disk_resident\(([\w, ]+)\)', a):
+            names.update(n.strip() for n in m.group(1).split(','))
+        if len(names) < 2:
             print('seed %d: fewer than two disk-resident arrays' % seed)
             return 1
     print('gen_program.py: %d programs, deterministic' % count)

@@ -43,7 +43,8 @@ class Oracle:
     def build(self, src, mode, exe):
         cmd = [self.clang, self.args.opt] + run_random.mode_flags(mode) + [
             '-fplugin-arg-iopoly-stripe=' + run_random.STRIPE, '-fplugin-arg-iopoly-disks=' + run_random.DISKS,
-            '-w'] + run_random.BASE_CFLAGS + self.args.cflags + [src, '-o', exe]
+            '-w'] + run_random.BASE_CFLAGS + self.args.cflags + (
+                ['-DIOPOLY_RANDOM_REFERENCE'] if mode == 'off' else []) + [src, '-o', exe]
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=run_random.COMPILE_TIMEOUT)
         return p.returncode, p.stderr
 

@@ -21,10 +21,29 @@ cannot pass.
 
 The buffer: the lowered code keeps one stripe attached per access site and
 loop until its function returns (README, known limitations), so a program
-with more sites than the buffer has frames stops with "stripe buffer full".
-Such a run is repeated with a buffer of that many stripes (counted from the
--Rpass=iopoly remarks) and reported in the bigger-buf column; a buffer that
-large must never be full (--no-buffer-retry turns this off).
+with more sites than the buffer has frames may stop with "stripe buffer
+full". There is no silent retry: such a stop is a failure unless the case
+(seed, -O level, mode) is listed in buffer_limits.txt, the documented
+limitation checked by name. A listed case is run again in a buffer of one
+stripe per access site and loop (counted from its -Rpass=iopoly remarks),
+where it must pass, and is reported in the listed-limit column; a listed case
+that no longer stops is a failure too (the list must be kept true).
+--buffer-rule instead gives every program such a buffer from the start when
+its remarks say it needs one (for exploring other seeds); --record-limits
+FILE writes the cases that stopped, in the list's format.
+
+Schedules: for clo, dro-l and dro-wp the report counts the programs a remark
+says were rescheduled ("reordered the loops here", "applied a new
+schedule"); -O0 builds do not count (the Polly modes only lower there). A
+mode whose share falls below its minimum (MIN_SCHEDULED, --min-scheduled)
+fails the run when at least 50 programs count, so a mode that silently
+stopped transforming cannot pass.
+
+--programs FILE... runs given C files (test/random/regressions) instead of
+generated ones: every mode against mode=off, without the generator's checks.
+
+With CI=true in the environment, a candidate mode the plugin does not accept
+is an error, not a note.
 
 Modes: by default every mode among lower, clo, dro-l, dro-wp that the plugin
 accepts (each is tried on a trivial file; the others are skipped with a
@@ -86,6 +105,20 @@ SCHEDULE_APPLIED = re.compile(r'remark: .*(reordered|restructured|schedule appli
                               re.IGNORECASE)
 SCHEDULE_NOT_APPLIED = re.compile(r'remark: .*(schedul|reorder).*\[-Rpass-missed=iopoly\]', re.IGNORECASE)
 STRIPMINE_REMARK = re.compile(r'remark: strip-mined loop at stripe boundaries')
+# What a Polly mode says when it rescheduled a SCoP (Transform/DiskReuse.cpp,
+# Transform/CLO.cpp).
+SCHEDULED_REMARK = re.compile(r'remark: .*(reordered the loops here|applied a new schedule).*\[-Rpass=iopoly\]')
+# Minimum share of programs (built at -O1 or above) each Polly mode must
+# reschedule; measured shares of the default 200 programs are in the README.
+MIN_SCHEDULED = {'clo': 0.30, 'dro-l': 0.12, 'dro-wp': 0.12}
+MIN_PROGRAMS_FOR_SHARE = 50
+
+
+def scheduled(mode, remarks):
+    """Whether a remark says mode rescheduled a SCoP (None for lower)."""
+    if mode.split('+')[0] == 'lower':
+        return None
+    return bool(SCHEDULED_REMARK.search(remarks))
 
 
 def transformed(mode, remarks, code, lower_code):
@@ -243,17 +276,21 @@ class Tester:
         self.slowest = []
         self.compiles = []   # (CPU seconds, seed, opt, mode)
         self.ref_cpu = 0.0   # mode=off builds and runs
+        self.limits = load_limits(args.limits)  # {(name, opt, mode)}
+        self.stopped = []    # cases that stopped with "stripe buffer full"
 
     def counter(self, mode, opt):
         return self.stats.setdefault((mode, opt), dict(compiled=0, identical=0, transformed=0, code_differs=0,
-                                                       bigger_buffer=0, failures=0, fetches=0, compile_cpu=0.0,
-                                                       compile_failures=0))
+                                                       scheduled=0, bigger_buffer=0, failures=0, fetches=0,
+                                                       compile_cpu=0.0, compile_failures=0))
 
     def compile_cmd(self, src, opt, mode, out, remarks=False):
         cmd = [self.clang, opt] + mode_flags(mode) + ['-fplugin-arg-iopoly-stripe=' + STRIPE,
                                                       '-fplugin-arg-iopoly-disks=' + DISKS]
         if self.args.sabotage and mode == self.args.sabotage:
             cmd.append('-DIOPOLY_RANDOM_SABOTAGE')
+        if mode == 'off':
+            cmd.append('-DIOPOLY_RANDOM_REFERENCE')  # ordinary memory for iopoly_alloc arrays
         cmd += BASE_CFLAGS + self.args.cflags
         if remarks:
             cmd += ['-Rpass=iopoly', '-Rpass-missed=iopoly']
@@ -265,7 +302,12 @@ class Tester:
         shutil.rmtree(work, ignore_errors=True)
         os.makedirs(work)
         src = os.path.join(work, 'prog.c')
-        text, info = gen_program.generate_with_info(seed)
+        if self.args.programs:
+            with open(self.args.programs[seed]) as f:
+                text = f.read()
+            info = None
+        else:
+            text, info = gen_program.generate_with_info(seed)
         with open(src, 'w') as f:
             f.write(text)
         res = {'seed': seed, 'opt': opt, 'modes': {}, 'failures': []}
@@ -287,7 +329,7 @@ class Tester:
         if ref_rc != 0:
             fail('off', 'the mode=off build exits with %s (a generator bug?)' % ref_rc)
             return res
-        bad = gen_program.check_output(ref_out, info['arrays'])
+        bad = gen_program.check_output(ref_out, info['arrays']) if info else ''
         if bad:
             fail('off', 'the mode=off output breaks the generator\'s promises (a generator bug): ' + bad,
                  {'ref.out': ref_out})
@@ -324,32 +366,50 @@ class Tester:
             m['compiled'] = True
             m['transformed'] = transformed(mode, remarks, code, lower_code)
             m['code_differs'] = lower_code is not None and code != lower_code
+            m['scheduled'] = bool(scheduled(mode, remarks)) and opt != '-O0'
             data = os.path.join(work, tag + '.data')
             stats = os.path.join(work, tag + '.stats.json')
+            # The documented limitation: one stripe per access site and loop
+            # (frames_needed, from the remarks).
             buffer = self.args.buffer
-            out, rc, err = self.run_lowered(exe, data, stats, buffer)
-            if rc != 0 and b'stripe buffer full' in err and self.args.buffer_retry:
-                # A documented limitation, not a failure, when the buffer is
-                # smaller than one stripe per access site and loop: run again
-                # with that much. A buffer that large must never be full.
-                need = frames_needed(remarks)
-                stripe = parse_size(dict(kv.split('=', 1) for kv in self.args.run_env).get('IOPOLY_STRIPE', STRIPE))
-                if need is not None and need * stripe > parse_size(buffer):
-                    buffer = '%dK' % (need * stripe // 1024)
-                    m['bigger_buffer'] = buffer
-                    out, rc, err = self.run_lowered(exe, data, stats, buffer)
+            need = frames_needed(remarks)
+            stripe = parse_size(dict(kv.split('=', 1) for kv in self.args.run_env).get('IOPOLY_STRIPE', STRIPE))
+            rule_buffer = '%dK' % ((need * stripe + 1023) // 1024) if need is not None else None
+            if self.args.buffer_rule and need is not None and need * stripe > parse_size(buffer):
+                buffer = rule_buffer
+                m['bigger_buffer'] = buffer
+            prog_env = ['%s=%s' % kv for kv in sorted((info or {}).get('run_env', {}).items())]
+            m['run_env'] = prog_env
+            out, rc, err = self.run_lowered(exe, data, stats, buffer, prog_env)
+            case = (self.case_name(seed), opt, mode)
+            full = rc != 0 and b'stripe buffer full' in err
+            if full:
+                self.note_limit(case)
+            if full and case in self.limits and rule_buffer and not self.args.buffer_rule:
+                # Listed by name: the documented limitation. Its output is
+                # still checked, in the buffer the rule asks for.
+                buffer = rule_buffer
+                m['bigger_buffer'] = buffer
+                out, rc, err = self.run_lowered(exe, data, stats, buffer, prog_env)
+            elif full and not self.args.buffer_rule:
+                err += (b'\n(not a listed limitation: add "%s %s %s" to test/random/buffer_limits.txt if the program '
+                        b'needs more than one stripe per access site and loop - %s by its remarks)'
+                        % (case[0].encode(), opt.encode(), mode.encode(), str(need).encode()))
+            elif not full and case in self.limits and not self.args.buffer_rule:
+                fail(mode, 'mode=%s ran in %s although buffer_limits.txt lists it as needing more: remove the line '
+                     '"%s %s %s"' % (mode, buffer, case[0], opt, mode), {'buffer': buffer, 'prog_env': prog_env})
             m['buffer'] = buffer
             with open(os.path.join(work, tag + '.out'), 'wb') as f:
                 f.write(out)
             if rc != 0:
                 err = err.decode(errors='replace')
                 fail(mode, 'mode=%s run exits with %s: %s' % (mode, rc, first_error(err)),
-                     {'run.stderr': err, 'buffer': buffer})
+                     {'run.stderr': err, 'buffer': buffer, 'prog_env': prog_env})
                 res['modes'][mode] = m
                 continue
             if out != ref_out:
                 fail(mode, 'mode=%s output differs from mode=off: %s' % (mode, first_difference(ref_out, out)),
-                     {'ref.out': ref_out, 'buffer': buffer})
+                     {'ref.out': ref_out, 'buffer': buffer, 'prog_env': prog_env})
                 res['modes'][mode] = m
                 continue
             m['identical'] = True
@@ -365,23 +425,32 @@ class Tester:
             # full, so it is evicted and read back when printed).
             if attaches <= 0:
                 fail(mode, 'mode=%s attached no stripes (IOPOLY_STATS): nothing went through the runtime' % mode,
-                     {'buffer': buffer})
-            elif m['fetches'] <= 0 and info['disk_bytes'] > 2 * parse_size(buffer):
+                     {'buffer': buffer, 'prog_env': prog_env})
+            elif info and m['fetches'] <= 0 and info['disk_bytes'] > 2 * parse_size(buffer):
                 fail(mode, 'mode=%s fetched no stripes (IOPOLY_STATS) although its %d bytes of disk-resident data '
-                     'exceed twice the buffer' % (mode, info['disk_bytes']), {'buffer': buffer})
+                     'exceed twice the buffer' % (mode, info['disk_bytes']), {'buffer': buffer, 'prog_env': prog_env})
             res['modes'][mode] = m
         res['seconds'] = time.monotonic() - t0
         if not res['failures'] and not self.args.keep:
             shutil.rmtree(work, ignore_errors=True)
         return res
 
-    def run_lowered(self, exe, data, stats, buffer):
+    def run_lowered(self, exe, data, stats, buffer, program_env=()):
         """Runs a lowered build on a fresh IOPOLY_DIR: (stdout, exit status, stderr)."""
         shutil.rmtree(data, ignore_errors=True)
         os.makedirs(data)
-        rc, out, err, _ = run_cmd([exe], RUN_TIMEOUT, env=run_env(data, stats, buffer, self.args.run_env))
+        extra = list(program_env) + list(self.args.run_env)  # the command line wins
+        rc, out, err, _ = run_cmd([exe], RUN_TIMEOUT, env=run_env(data, stats, buffer, extra))
         shutil.rmtree(data, ignore_errors=True)
         return out, rc, err
+
+    def case_name(self, seed):
+        """How buffer_limits.txt names a program: its seed, or its file."""
+        return os.path.basename(self.args.programs[seed]) if self.args.programs else str(seed)
+
+    def note_limit(self, case):
+        with self.lock:
+            self.stopped.append(case)
 
     def note_compile(self, cpu, seed, opt, mode):
         with self.lock:
@@ -396,6 +465,7 @@ class Tester:
             if os.path.isfile(p) and (name.endswith(('.c', '.out', '.remarks', '.json'))):
                 shutil.copy(p, dest)
         buffer = extra.pop('buffer', self.args.buffer)
+        prog_env = extra.pop('prog_env', [])
         for name, content in extra.items():
             with open(os.path.join(dest, name), 'wb' if isinstance(content, bytes) else 'w') as f:
                 f.write(content)
@@ -412,7 +482,8 @@ class Tester:
                      ''.join(' --run-env ' + q(kv) for kv in self.args.run_env),
                      ' --cflags ' + q(' '.join(self.args.cflags)) if self.args.cflags else ''),
                  'set -e', 'cd "$(dirname "$0")"',
-                 '%s %s -fplugin-arg-iopoly-mode=off prog.c -o ref' % (q(self.clang), ' '.join(map(q, common))),
+                 '%s %s -fplugin-arg-iopoly-mode=off -DIOPOLY_RANDOM_REFERENCE prog.c -o ref' % (
+                     q(self.clang), ' '.join(map(q, common))),
                  './ref > ref.out']
         if mode != 'off':
             lines += ['%s %s %s prog.c -o prog.%s' % (q(self.clang), ' '.join(map(q, common)),
@@ -421,7 +492,7 @@ class Tester:
                       'env IOPOLY_DIR=$PWD/data IOPOLY_DISKS=%s IOPOLY_STRIPE=%s IOPOLY_BUFFER=%s '
                       'IOPOLY_DISK_MODEL=none IOPOLY_DIRECT=off IOPOLY_STATS=$PWD/stats.json %s./prog.%s > mode.out'
                       % (DISKS, STRIPE, buffer,
-                         ''.join(q(kv) + ' ' for kv in self.args.run_env),
+                         ''.join(q(kv) + ' ' for kv in list(prog_env) + list(self.args.run_env)),
                          mode.replace('+', '_')),
                       'cmp ref.out mode.out && echo identical']
         with open(os.path.join(dest, 'repro.sh'), 'w') as f:
@@ -437,6 +508,7 @@ class Tester:
                 c['identical'] += bool(m.get('identical'))
                 c['transformed'] += bool(m.get('transformed'))
                 c['code_differs'] += bool(m.get('code_differs'))
+                c['scheduled'] += bool(m.get('scheduled'))
                 c['bigger_buffer'] += bool(m.get('bigger_buffer'))
                 c['compile_cpu'] += m.get('compile_cpu', 0.0)
                 c['compile_failures'] += 'compile_cpu' in m and not m.get('compiled')
@@ -456,14 +528,34 @@ class Tester:
                 for mode, what in res['failures']:
                     print('    %s' % what, flush=True)
 
+    def check_schedule_shares(self):
+        """A Polly mode that reschedules fewer programs than its minimum share
+        fails the run (a mode that stopped transforming would pass the
+        output comparison)."""
+        for mode, minimum in sorted(self.args.min_scheduled.items()):
+            counts = [c for (m, o), c in self.stats.items() if m == mode and o != '-O0']
+            n = sum(c['compiled'] for c in counts)
+            k = sum(c['scheduled'] for c in counts)
+            if n < MIN_PROGRAMS_FOR_SHARE:
+                if n:
+                    print('note: mode=%s rescheduled %d of %d programs; the minimum share (%.0f%%) is checked from '
+                          '%d programs on' % (mode, k, n, 100 * minimum, MIN_PROGRAMS_FOR_SHARE))
+                continue
+            print('mode=%s rescheduled %d of %d programs built at -O1 or above (%.1f%%; minimum %.0f%%)' % (
+                mode, k, n, 100.0 * k / n, 100 * minimum))
+            if k < minimum * n:
+                self.failures.append((-1, 'all', mode, 'mode=%s rescheduled only %d of %d programs (%.1f%%), below its '
+                                      'minimum of %.0f%%: did it stop transforming?' % (
+                                          mode, k, n, 100.0 * k / n, 100 * minimum)))
+
     def report(self, elapsed):
         ru = resource.getrusage(resource.RUSAGE_CHILDREN)
         print()
         print('random differential test: %d programs in %.0f s wall, %.0f s CPU in compilers and programs '
               '(%d workers)' % (self.done, elapsed, ru.ru_utime + ru.ru_stime, self.args.jobs))
-        print('%-22s %-5s %9s %10s %13s %12s %11s %9s %11s' % (
-            'mode', 'opt', 'compiled', 'identical', 'transformed', 'code!=lower', 'bigger-buf', 'failures',
-            'compile-s'))
+        print('%-22s %-5s %9s %10s %13s %12s %13s %9s %9s %11s' % (
+            'mode', 'opt', 'compiled', 'identical', 'transformed', 'code!=lower', 'scheduled', 'limit',
+            'failures', 'compile-s'))
         rows = sorted(self.stats.items())
         for mode in sorted({m for m, _ in self.stats}):
             per = [c for (m, _), c in rows if m == mode]
@@ -473,14 +565,20 @@ class Tester:
         for (mode, opt), c in rows:
             share = 100.0 * c['transformed'] / c['compiled'] if c['compiled'] else 0.0
             n = c['compiled'] + c['compile_failures']
-            print('%-22s %-5s %9d %10d %6d (%3.0f%%) %12s %11d %9d %11.2f' % (
+            polly = mode.split('+')[0] != 'lower'
+            sched = '-' if not polly else '%d (%3.0f%%)' % (
+                c['scheduled'], 100.0 * c['scheduled'] / c['compiled'] if c['compiled'] else 0.0)
+            print('%-22s %-5s %9d %10d %6d (%3.0f%%) %12s %13s %9d %9d %11.2f' % (
                 mode, opt, c['compiled'], c['identical'], c['transformed'], share,
-                c['code_differs'] if mode.split('+')[0] != 'lower' else '-', c['bigger_buffer'], c['failures'],
+                c['code_differs'] if polly else '-', sched, c['bigger_buffer'], c['failures'],
                 c['compile_cpu'] / n if n else 0.0))
         print('transformed: mode=lower strip-mined a loop; other modes: a schedule remark or machine code '
               'different from mode=lower\'s')
-        print('bigger-buf: stopped with "stripe buffer full" at %s and passed again with one stripe per access '
-              'site and loop (a documented limitation)' % self.args.buffer)
+        print('scheduled: a remark says the SCoP was rescheduled (-O0 builds never count)')
+        print('limit: stopped with "stripe buffer full" at %s, a case buffer_limits.txt lists (the documented '
+              'limitation), and passed in a buffer of one stripe per access site and loop%s' % (
+                  self.args.buffer, '' if not self.args.buffer_rule else '; with --buffer-rule: given that buffer '
+                  'from the start'))
         print('compile-s: mean CPU seconds of one build (mode=off: %.2f)' % (
             self.ref_cpu / max(1, self.done)))
         self.slowest.sort(reverse=True)
@@ -493,6 +591,13 @@ class Tester:
                    'failures': [dict(seed=s, opt=o, mode=m, what=w) for s, o, m, w in self.failures]}
         with open(os.path.join(self.args.results, 'summary.json'), 'w') as f:
             json.dump(summary, f, indent=1)
+        self.check_schedule_shares()
+        if self.args.record_limits:
+            with open(self.args.record_limits, 'w') as f:
+                for name, opt, mode in sorted(self.stopped, key=lambda c: (int(c[0]) if c[0].isdigit() else 0, c)):
+                    f.write('%s %s %s\n' % (name, opt, mode))
+            print('%d cases that stopped with "stripe buffer full" written to %s' % (
+                len(self.stopped), self.args.record_limits))
         if self.failures:
             print('%d FAILURES (kept under %s):' % (len(self.failures), os.path.join(self.args.results, 'failures')))
             for s, o, m, w in self.failures:
@@ -511,6 +616,18 @@ class Tester:
         return 0
 
 
+def load_limits(path):
+    """The cases of buffer_limits.txt: 'NAME OPT MODE' per line, # comments."""
+    cases = set()
+    if path and os.path.exists(path):
+        with open(path) as f:
+            for ln in f:
+                ln = ln.split('#')[0].split()
+                if len(ln) == 3:
+                    cases.add(tuple(ln))
+    return cases
+
+
 def accepted_modes(clang, tmp, notes=True):
     src = os.path.join(tmp, 'probe.c')
     with open(src, 'w') as f:
@@ -523,6 +640,11 @@ def accepted_modes(clang, tmp, notes=True):
             modes.append(m)
         elif notes:
             why = [ln for ln in p.stderr.splitlines() if 'error:' in ln] or p.stderr.strip().splitlines() or ['?']
+            if os.environ.get('CI') == 'true':
+                # In CI every skip is a failure: the suite must not shrink silently.
+                print('run_random.py: mode=%s is not accepted by the plugin (%s); with CI=true that is an error'
+                      % (m, why[0].strip()), file=sys.stderr)
+                sys.exit(2)
             print('note: mode=%s is not accepted by the plugin; skipped (%s)' % (m, why[0].strip()))
     return modes
 
@@ -530,6 +652,8 @@ def accepted_modes(clang, tmp, notes=True):
 def opt_levels_for(args, seed):
     if args.opt_levels:
         return args.opt_levels
+    if args.programs:
+        return ['-O2']
     return ['-O0' if seed % 10 == 0 else '-O3' if seed % 10 == 5 else '-O2']
 
 
@@ -550,14 +674,26 @@ def main():
     ap.add_argument('--keep', action='store_true', help='keep every work directory')
     ap.add_argument('--quiet', action='store_true', help='a progress line every 25 programs and on failures')
     ap.add_argument('--buffer', default=BUFFER, help='IOPOLY_BUFFER of the lowered runs (default %s)' % BUFFER)
-    ap.add_argument('--no-buffer-retry', dest='buffer_retry', action='store_false',
-                    help='do not run again with a buffer of one stripe per access site when the buffer is full')
+    ap.add_argument('--buffer-rule', action='store_true',
+                    help='give a program one stripe per access site and loop from the start when its remarks say '
+                    'it needs more than --buffer (instead of the list of documented cases)')
+    ap.add_argument('--limits', default=os.path.join(HERE, 'buffer_limits.txt'),
+                    help='the documented buffer limitations, by name (default %(default)s)')
+    ap.add_argument('--record-limits', metavar='FILE', help='write the cases that stopped with "stripe buffer full"')
+    ap.add_argument('--min-scheduled', default=','.join('%s=%g' % kv for kv in sorted(MIN_SCHEDULED.items())),
+                    help='MODE=SHARE,...: minimum share of programs (-O1 and above) each Polly mode must reschedule '
+                    '(default %%(default)s; checked from %d programs on; "none" turns it off)'
+                    % MIN_PROGRAMS_FOR_SHARE)
+    ap.add_argument('--programs', nargs='+', metavar='FILE.c',
+                    help='run these C files (e.g. test/random/regressions/*.c) instead of generated programs')
     ap.add_argument('--run-env', action='append', default=[], metavar='VAR=VALUE',
                     help='more environment for the lowered runs (repeatable), e.g. IOPOLY_STRIPE=8K')
     ap.add_argument('--cflags', default='', help='more compiler flags for every build (one string)')
     ap.add_argument('--sabotage', metavar='MODE', help='compile MODE with -DIOPOLY_RANDOM_SABOTAGE (must fail)')
     args = ap.parse_args()
     args.cflags = shlex.split(args.cflags)
+    args.min_scheduled = {} if args.min_scheduled in ('', 'none') else {
+        kv.split('=')[0]: float(kv.split('=')[1]) for kv in args.min_scheduled.split(',')}
     if args.opt_levels:
         # O2, 2 and -O2 all mean -O2 (argparse takes "-O2,..." for an option unless written with '=').
         args.opt_levels = ['-O' + o.strip().lstrip('-').lstrip('O') for o in args.opt_levels.split(',') if o.strip()]
@@ -584,8 +720,12 @@ def main():
     if not modes:
         print('run_random.py: no mode to test', file=sys.stderr)
         return 2
-    seeds = ([int(s) for s in args.seeds.split(',')] if args.seeds
-             else list(range(args.seed_start, args.seed_start + args.count)))
+    if args.programs:
+        # A "seed" is then the index of the file in --programs.
+        seeds = list(range(len(args.programs)))
+    else:
+        seeds = ([int(s) for s in args.seeds.split(',')] if args.seeds
+                 else list(range(args.seed_start, args.seed_start + args.count)))
     jobs = [(s, o) for s in seeds for o in opt_levels_for(args, s)]
     t = Tester(args, modes)
     t.total = len(jobs)

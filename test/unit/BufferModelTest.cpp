@@ -8,6 +8,11 @@
 // read must see the last bytes written; no stripe is fetched more often than
 // the model fetches it; at the end every pin is back to zero and the files
 // hold exactly the bytes written. Prefetches run on real I/O threads.
+// The second test injects read and write-back failures (all I/O inline, so
+// that the model knows which operation meets them): every failed attach
+// holds nothing, a victim whose write-back failed keeps its data, and the
+// count of pinned frames - the budget of compiled code's runs - stays equal
+// to the model's after every operation.
 //
 //===----------------------------------------------------------------------===//
 #include "BufferHarness.h"
@@ -38,19 +43,38 @@ struct Held {
   bool Write;
 };
 
-void runSequence(unsigned Seed) {
+void runSequence(unsigned Seed, bool Faults = false) {
   std::mt19937_64 R(Seed);
   auto Pick = [&](size_t N) { return static_cast<size_t>(R() % N); };
   size_t Frames = 2 + Pick(10), Stripe = Pick(2) ? 64 : 128, Disks = 1 + Pick(4);
-  BufferHarness H(Frames, Stripe, Disks, /*Prefetch=*/true, Pick(2) ? "hdd" : "none");
-  ReferenceLRU Ref(Frames);
+  BufferHarness H(Frames, Stripe, Disks, /*Prefetch=*/true, Pick(2) ? "hdd" : "none", /*Threads=*/!Faults,
+                  /*IoRetries=*/Faults ? 0 : 3);
+  ReferenceLRU Ref(Frames, Disks);
+  auto Plan = Faults ? std::make_shared<FaultPlan>() : nullptr;
+  // Arms a failure of the next read and/or write-back for one operation.
+  auto Arm = [&] {
+    if (!Faults)
+      return;
+    Ref.FailRead = Pick(6) == 0;
+    Ref.FailWrite = Pick(6) == 0;
+    std::lock_guard<std::mutex> G(Plan->Mu);
+    Plan->FailReads = Ref.FailRead;
+    Plan->FailWrites = Ref.FailWrite;
+  };
+  auto Disarm = [&] {
+    if (!Faults)
+      return;
+    Ref.FailRead = Ref.FailWrite = false;
+    std::lock_guard<std::mutex> G(Plan->Mu);
+    Plan->FailReads = Plan->FailWrites = 0;
+  };
 
   std::vector<std::unique_ptr<iopoly_array>> Arrays;
   std::vector<std::vector<char>> Shadow;
   size_t NArrays = 1 + Pick(3);
   for (size_t I = 0; I < NArrays; ++I) {
     size_t Bytes = Stripe * (1 + Pick(30)) - Pick(Stripe / 2); // partial last stripe
-    Arrays.push_back(makeMemArray("a" + std::to_string(I), static_cast<unsigned>(I + 1), Bytes, Stripe, Disks));
+    Arrays.push_back(makeMemArray("a" + std::to_string(I), static_cast<unsigned>(I + 1), Bytes, Stripe, Disks, Plan));
     H.track(*Arrays.back());
     Shadow.emplace_back(Bytes, 0);
   }
@@ -69,11 +93,17 @@ void runSequence(unsigned Seed) {
       bool Write = Pick(2), Overwrite = Write && Pick(4) == 0;
       int Mode = (Write ? IOPOLY_WRITE : IOPOLY_READ) | (Overwrite ? IOPOLY_OVERWRITE : 0);
       bool WasResident = Ref.resident(K);
-      bool Expect = Ref.attach(K, Write, Overwrite);
+      Arm();
+      ReferenceLRU::Outcome Expect = Ref.attachOutcome(K, Write, Overwrite);
       void *P = nullptr;
       Status St = B.attach(A, S, Mode, P);
-      ASSERT_EQ(Expect, St.ok()) << St.message();
-      if (!Expect)
+      Disarm();
+      ASSERT_EQ(Expect == ReferenceLRU::Done, St.ok()) << St.message();
+      if (Expect == ReferenceLRU::Full)
+        ASSERT_TRUE(St.is(ErrorCode::BufferFull)) << St.message();
+      if (Expect == ReferenceLRU::IoFailed)
+        ASSERT_TRUE(St.is(ErrorCode::IO)) << St.message();
+      if (Expect != ReferenceLRU::Done)
         continue;
       Pins.push_back({A, S, Write});
       char *D = static_cast<char *>(P);
@@ -95,12 +125,19 @@ void runSequence(unsigned Seed) {
       Ref.release({P.A->Id, P.Stripe});
       ASSERT_TRUE(B.release(P.A, P.Stripe).ok());
     } else if (Kind < 97) { // prefetch
+      Arm();
       Ref.prefetch(K);
       bool Taken = false;
-      ASSERT_TRUE(B.prefetch(A, S, Taken).ok());
+      Status St = B.prefetch(A, S, Taken);
+      Disarm();
+      ASSERT_TRUE(St.ok()) << St.message();
     } else { // flush
+      Arm();
+      size_t Errors = Ref.WriteErrors;
       Ref.flush();
-      ASSERT_TRUE(B.flush(nullptr).ok());
+      Status St = B.flush(nullptr);
+      Disarm();
+      ASSERT_EQ(Errors == Ref.WriteErrors, St.ok()) << St.message();
     }
     B.locked([&] {
       const Counters &C = H.Counters.C;
@@ -110,8 +147,11 @@ void runSequence(unsigned Seed) {
       EXPECT_EQ(Ref.Writebacks, C.Writebacks);
       EXPECT_EQ(Ref.PrefetchIssued, C.PrefetchIssued);
       EXPECT_EQ(Ref.PrefetchDropped, C.PrefetchDropped);
+      EXPECT_EQ(Ref.ReadErrors, C.ReadErrors);
+      EXPECT_EQ(Ref.WriteErrors, C.WriteErrors);
       return 0;
     });
+    EXPECT_EQ(Ref.pinnedFrames(), B.pinnedFrames()) << "pinned frames";
     ASSERT_FALSE(testing::Test::HasFailure());
   }
   ASSERT_EQ(Ref.pins(), B.pinCount(nullptr));
@@ -143,6 +183,15 @@ TEST(BufferModel, RandomSequencesMatchReferenceLRU) {
   unsigned N = sequenceCount();
   for (unsigned Seed = 1; Seed <= N; ++Seed) {
     runSequence(Seed);
+    if (testing::Test::HasFatalFailure() || testing::Test::HasFailure())
+      return;
+  }
+}
+
+TEST(BufferModel, InjectedReadAndWriteBackFailuresMatchReferenceLRU) {
+  unsigned N = sequenceCount();
+  for (unsigned Seed = 1; Seed <= N; ++Seed) {
+    runSequence(Seed, /*Faults=*/true);
     if (testing::Test::HasFatalFailure() || testing::Test::HasFailure())
       return;
   }

@@ -230,6 +230,7 @@ const BadValue BadValues[] = {
     {"IOPOLY_IO_RETRIES", "99999999999999999999999"},
     {"IOPOLY_PREFETCH", "sometimes"},
     {"IOPOLY_VERBOSE", "loud"},
+    {"IOPOLY_CHECKSUM", "sha256"},
     {"IOPOLY_MPIIO_HINTS", "striping_unit"},
     {"IOPOLY_MPIIO_HINTS", "a=1,=2"},
 };

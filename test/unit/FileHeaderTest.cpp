@@ -23,6 +23,8 @@ FileHeader header(const std::string &Name = "A", size_t Elem = 8, std::vector<si
   Status S = Geometry::make(Elem, static_cast<int>(Dims.size()), Dims.data(), Layout.data(), Stripe, Disks, H.Geo);
   EXPECT_TRUE(S.ok()) << S.message();
   H.DiskIndex = Disk;
+  H.Creation = "0123456789abcdef";
+  H.Commit = "fedcba9876543210";
   return H;
 }
 
@@ -46,7 +48,7 @@ TEST(FileHeaderCodec, EncodeDecodeRoundTrip) {
   FileHeader H = header("grid.v-2", 4, {7, 9, 11}, {Perm[0], Perm[1], Perm[2]}, 65536, 8, 5);
   std::string Bytes = H.encode();
   ASSERT_EQ(HeaderBytes, Bytes.size());
-  EXPECT_EQ(0u, Bytes.rfind("IOPOLY-ARRAY 1\n", 0)) << "header must start with its magic line";
+  EXPECT_EQ(0u, Bytes.rfind("IOPOLY-ARRAY 2\n", 0)) << "header must start with its magic line";
   EXPECT_NE(std::string::npos, Bytes.find("name grid.v-2\n")) << "header is human-readable";
   EXPECT_EQ('\0', Bytes.back()) << "zero padded";
 
@@ -86,7 +88,7 @@ TEST(FileHeaderDecode, DamagedHeadersAreRejectedWithAReason) {
     std::string Text, Reason;
   } Cases[] = {
       {"", "bad magic"},
-      {"IOPOLY-ARRAY 2\n", "bad magic"},
+      {"IOPOLY-ARRAY 3\n", "bad magic"},
       {"\x7f" "ELF", "bad magic"},
       {Good.substr(0, Good.size() - 4), "truncated"},
       {"IOPOLY-ARRAY 1\ncolour blue\nend\n", "unknown header field 'colour'"},
@@ -129,4 +131,60 @@ TEST(FileHeaderNames, SafeFileNamesOnly) {
   EXPECT_FALSE(checkArrayName(nullptr).ok());
   std::string Long(201, 'n');
   EXPECT_NE(std::string::npos, checkArrayName(Long.c_str()).message().find("longer than 200"));
+}
+
+TEST(FileHeaderCodec, Version2CarriesIdsStateChecksumsAndOrigin) {
+  FileHeader H = header();
+  H.Dirty = true;
+  H.Checksums = true;
+  H.Origin = "global";
+  FileHeader D;
+  std::string Bytes = H.encode();
+  ASSERT_TRUE(FileHeader::decode(Bytes.data(), Bytes.size(), D).ok());
+  EXPECT_EQ(2u, D.Version);
+  EXPECT_EQ("0123456789abcdef", D.Creation);
+  EXPECT_EQ("fedcba9876543210", D.Commit);
+  EXPECT_TRUE(D.Dirty);
+  EXPECT_TRUE(D.Checksums);
+  EXPECT_EQ("global", D.Origin);
+  EXPECT_NE(std::string::npos, Bytes.find("\nstate dirty\n"));
+}
+
+TEST(FileHeaderCodec, Version1FilesStillDecode) {
+  FileHeader D;
+  ASSERT_TRUE(decodeText("IOPOLY-ARRAY 1\nname A\nelem_size 8\ndims 10\nlayout 0\nstripe 64\ndisks 2\n"
+                         "disk 1\nbytes 80\nend\n",
+                         D)
+                  .ok());
+  EXPECT_EQ(1u, D.Version);
+  EXPECT_EQ("", D.Creation);
+  EXPECT_FALSE(D.Dirty);
+}
+
+TEST(FileHeaderDecode, Version2NeedsValidIdsAndStates) {
+  const std::string Head = "IOPOLY-ARRAY 2\nname A\nelem_size 8\ndims 10\nlayout 0\nstripe 64\ndisks 2\n"
+                           "disk 1\nbytes 80\n";
+  const std::string Ok = "creation 0123456789abcdef\nstate clean\ncommit 0123456789abcdef\nchecksums none\n"
+                         "origin api\nend\n";
+  FileHeader D;
+  ASSERT_TRUE(decodeText(Head + Ok, D).ok());
+  struct Case {
+    std::string Text, Reason;
+  } Cases[] = {
+      {"creation 12\nstate clean\ncommit 0123456789abcdef\nchecksums none\norigin api\nend\n", "creation or commit"},
+      {"creation 0123456789abcdef\nstate odd\ncommit 0123456789abcdef\nchecksums none\norigin api\nend\n",
+       "neither clean nor dirty"},
+      {"creation 0123456789abcdef\nstate clean\ncommit 0123456789abcdef\nchecksums md5\norigin api\nend\n",
+       "neither crc32c nor none"},
+      {"creation 0123456789abcdef\nstate clean\ncommit 0123456789abcdef\nchecksums none\norigin me\nend\n",
+       "neither api nor global"},
+  };
+  for (const Case &C : Cases) {
+    Status S = decodeText(Head + C.Text, D);
+    ASSERT_FALSE(S.ok()) << C.Text;
+    EXPECT_TRUE(S.is(ErrorCode::Corrupt));
+    EXPECT_NE(std::string::npos, S.message().find(C.Reason)) << S.message();
+  }
+  EXPECT_NE(newRandomId(), newRandomId());
+  EXPECT_EQ(16u, newRandomId().size());
 }

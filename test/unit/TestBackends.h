@@ -33,10 +33,16 @@ struct FaultPlan {
   Fault Kind = Fault::None;
   bool Tripped = false;
   bool WritesOnly = false;        ///< count and fail writes only
+  unsigned FailReads = 0, FailWrites = 0; ///< fail the next N reads / writes (EIO)
 
   /// Returns 0 to proceed, a negative errno to fail, or 1 for "short".
   int check(bool IsWrite) {
     std::lock_guard<std::mutex> G(Mu);
+    unsigned &Next = IsWrite ? FailWrites : FailReads;
+    if (Next) {
+      --Next;
+      return -EIO;
+    }
     if (WritesOnly && !IsWrite)
       return 0;
     ++Ops;

@@ -339,7 +339,8 @@ public:
     MPI_File_set_errhandler(Fh, MPI_ERRORS_RETURN);
     {
       std::lock_guard<std::mutex> L(state().RegMu);
-      if (state().HintsInEffectPath.empty()) {
+      // Not a file being created: it is renamed once complete (ArrayFiles.cpp).
+      if (state().HintsInEffectPath.empty() && M != OpenMode::CreateExclusive) {
         state().HintsInEffect = hintsOf(Fh);
         state().HintsInEffectPath = Path;
       }

@@ -58,5 +58,10 @@ int main(void) {
   EMIT(Big);
   emit_bytes("disk", (const unsigned char *)disk, sizeof(double) * n * m);
   free(heap);
+#ifdef IOPOLY_REFERENCE
+  free(disk); /* LeakSanitizer checks the reference build too */
+#else
+  iopoly_free(disk);
+#endif
   return 0;
 }

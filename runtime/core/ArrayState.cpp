@@ -1,0 +1,110 @@
+//===- ArrayState.cpp - Dirty and clean headers around write-backs ---------===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The commit protocol that lets a crash be detected (README, Reliability):
+//  1. before the first stripe write after a commit, every header of the
+//     array is rewritten with "state dirty" and synced;
+//  2. stripes are written in place (write-backs, evictions, flushes);
+//  3. iopoly_flush / iopoly_close: once the buffer wrote everything back
+//     and no write is under way, the data files are synced, then every
+//     header gets "state clean" and a new commit id, and is synced.
+// A crash between 1 and 3 leaves a dirty header: the array is refused until
+// it is repaired or started over, never read as a silent mix of two states.
+// A header fits one sector, so rewriting it is atomic on real disks.
+//
+//===----------------------------------------------------------------------===//
+#include "core/Array.h"
+#include "io/RetryIO.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <unistd.h>
+
+namespace iopoly {
+
+namespace {
+
+/// Writes the header of every disk file (DiskIndex per file) and syncs it.
+/// Called with A.StateMu held.
+Status writeAllHeaders(iopoly_array &A, const RetryPolicy &Retry) {
+  void *Buf = nullptr;
+  if (posix_memalign(&Buf, 4096, HeaderBytes) != 0)
+    return Status::error(ErrorCode::NoMemory, "out of memory");
+  Status First;
+  for (size_t D = 0; D < A.Files.size() && First.ok(); ++D) {
+    FileHeader H = A.Header;
+    H.DiskIndex = D;
+    std::string Bytes = H.encode();
+    std::memcpy(Buf, Bytes.data(), HeaderBytes);
+    if (Status S = writeFully(*A.Files[D], Buf, HeaderBytes, 0, A.Paths[D], Retry))
+      First = S;
+    else if (Status S2 = syncFile(*A.Files[D], A.Paths[D], Retry))
+      First = S2;
+  }
+  std::free(Buf);
+  return First;
+}
+
+RetryPolicy DefaultRetry;
+
+} // namespace
+
+Status beginStripeWrite(iopoly_array &A) {
+  if (!A.Journaled)
+    return {};
+  std::lock_guard<std::mutex> G(A.StateMu);
+  if (!A.Header.Dirty) {
+    A.Header.Dirty = true;
+    if (Status S = writeAllHeaders(A, DefaultRetry)) {
+      A.Header.Dirty = false;
+      return Status::wrap(S, format("array '%s': cannot mark its files as being written: %s", A.Name.c_str(),
+                                    S.message().c_str()));
+    }
+  }
+  ++A.InFlightWrites;
+  ++A.WriteSeq;
+  return {};
+}
+
+void endStripeWrite(iopoly_array &A) {
+  if (!A.Journaled)
+    return;
+  std::lock_guard<std::mutex> G(A.StateMu);
+  if (--A.InFlightWrites == 0)
+    A.StateCV.notify_all();
+}
+
+Status commitArray(iopoly_array &A, const RetryPolicy &Retry) {
+  if (!A.Writable)
+    return {};
+  uint64_t Seq;
+  {
+    std::unique_lock<std::mutex> L(A.StateMu);
+    A.StateCV.wait(L, [&] { return A.InFlightWrites == 0; });
+    Seq = A.WriteSeq;
+  }
+  // Everything written so far reaches the disks before the header says so.
+  for (size_t D = 0; D < A.Files.size(); ++D)
+    if (Status S = syncFile(*A.Files[D], A.Paths[D], Retry))
+      return S;
+  for (size_t D = 0; D < A.SumFds.size(); ++D)
+    if (::fdatasync(A.SumFds[D]) != 0)
+      return Status::error(ErrorCode::IO, format("sync of '%s' failed: %s", A.SumPaths[D].c_str(), std::strerror(errno)));
+  if (!A.Journaled)
+    return {};
+  std::lock_guard<std::mutex> G(A.StateMu);
+  if (!A.Header.Dirty || A.InFlightWrites != 0 || A.WriteSeq != Seq)
+    return {}; // clean already, or written again meanwhile: stays dirty
+  A.Header.Dirty = false;
+  A.Header.Commit = newRandomId();
+  if (Status S = writeAllHeaders(A, Retry)) {
+    A.Header.Dirty = true;
+    return Status::wrap(S, format("array '%s': the data is on disk but its files could not be marked clean: %s",
+                                  A.Name.c_str(), S.message().c_str()));
+  }
+  return {};
+}
+
+} // namespace iopoly
