@@ -19,6 +19,7 @@
 namespace iopoly {
 
 struct Frame;
+struct ArrayCounters;
 
 /// Stripe -> resident frame, two levels so that a 1 TiB array costs memory
 /// only for the pages of stripes that were ever resident. Guarded by the
@@ -62,6 +63,10 @@ struct iopoly_array {
   iopoly::FrameTable Table;
   std::vector<unsigned long long> *Fetched = nullptr; ///< distinct-stripe bits
   void *AllocBase = nullptr; ///< iopoly_alloc address range, if any
+  iopoly::ArrayCounters *PerArray = nullptr; ///< its per_array statistics (buffer lock)
+  /// Non-resident stripes are registered with userfaultfd (memory/
+  /// FaultService.h) rather than PROT_NONE. Buffer lock.
+  bool FaultArmed = false;
   /// Stripes known to be all zero on disk (the array was created or
   /// truncated here and the stripe never written since): fetched by zero
   /// filling the frame, with no I/O. Empty: unknown. Buffer lock.

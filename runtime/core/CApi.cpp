@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "iopoly.h"
 
+#include "lowered/Lowered.h"
 #include "memory/Arena.h"
 #include "core/Runtime.h"
 #include "core/Seeker.h"
@@ -270,9 +271,10 @@ int iopoly_free(void *p) {
   Runtime *RT = Runtime::existing();
   std::string Name = A->Name;
   size_t Bytes = A->Geo.TotalBytes;
+  releaseThreadWindows(A); // lowered code of this thread may still hold stripes
   if (Status S = RT->close(A))
     return fail(format("iopoly_free: array '%s': %s", Name.c_str(), S.message().c_str()), -1);
-  arenaRelease(p, Bytes);
+  arenaRelease(p, Bytes, Name);
   return 0;
 }
 

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "core/StripeBuffer.h"
+#include "core/Progress.h"
 
 #include "iopoly.h"
 
@@ -30,9 +31,12 @@ StripeBuffer::~StripeBuffer() = default;
 void StripeBuffer::syncView(Frame *F) {
   if (!F->Owner || !Memory.hasViews(*F->Owner))
     return;
-  ViewState Want = F->State != FrameState::Ready ? ViewState::None
-                   : F->Dirty                    ? ViewState::ReadWrite
-                                                 : ViewState::ReadOnly;
+  // Writable while dirty or attached for writing; read-only otherwise, so
+  // that the first write of code built without the plugin faults and marks
+  // the stripe dirty (memory/FaultService.h).
+  ViewState Want = F->State != FrameState::Ready  ? ViewState::None
+                   : (F->Dirty || F->WriteHeld) ? ViewState::ReadWrite
+                                                  : ViewState::ReadOnly;
   Memory.setView(*F->Owner, F->Stripe, static_cast<size_t>(F - Frames.data()), F->View, Want);
   F->View = Want;
 }
@@ -149,6 +153,10 @@ StripeBuffer::Replacement StripeBuffer::beginReplace(Frame *V, iopoly_array *A,
       C.BytesWritten += Env.StripeSize;
       C.PerDisk[D].Writes++;
       C.PerDisk[D].BytesWritten += Env.StripeSize;
+      if (ArrayCounters *PA = V->Owner->PerArray) {
+        PA->Writebacks++;
+        PA->BytesWritten += Env.StripeSize;
+      }
       trace(TraceWriteback | TraceWrite, V->Owner, V->Stripe);
     } else {
       V->Owner->Table.set(V->Stripe, nullptr);
@@ -183,6 +191,11 @@ StripeBuffer::Replacement StripeBuffer::beginReplace(Frame *V, iopoly_array *A,
     C.PerDisk[D].BytesRead += Env.StripeSize;
     if (A->Fetched)
       Stats::markFetched(*A->Fetched, S);
+    if (ArrayCounters *PA = A->PerArray) {
+      PA->Fetches++;
+      PA->BytesRead += Env.StripeSize;
+      noteFetch(*A, Env.NumFrames * Env.StripeSize);
+    }
   }
   return R;
 }
@@ -202,6 +215,10 @@ Status StripeBuffer::runReplace(const Replacement &R) {
       C.BytesWritten -= Env.StripeSize;
       C.PerDisk[OD].Writes--;
       C.PerDisk[OD].BytesWritten -= Env.StripeSize;
+      if (ArrayCounters *PA = F->OldOwner->PerArray) {
+        PA->Writebacks--;
+        PA->BytesWritten -= Env.StripeSize;
+      }
       R.A->Table.set(R.S, nullptr);
       F->Owner = F->OldOwner;
       F->Stripe = F->OldStripe;
@@ -257,6 +274,8 @@ void StripeBuffer::pinHit(Frame *F, const iopoly_array *A, size_t S, bool Write)
   Counters &C = Env.Counters.C;
   C.Attaches++;
   C.Hits++;
+  if (A->PerArray)
+    A->PerArray->Hits++;
   if (F->Prefetched) {
     F->Prefetched = false;
     C.PrefetchUsed++;
@@ -499,6 +518,10 @@ Status StripeBuffer::writeBackLocked(Lock &L, Frame *F) {
   bool HeldForWriting = F->WriteHeld;
   F->Flushing = true;
   F->Dirty = false;
+  // Read-only again before the copy is taken, so that a write by code
+  // built without the plugin during it faults and makes the frame dirty
+  // again instead of being lost.
+  syncView(F);
   L.unlock();
   Status E = Env.IO.write(*A, S, F->Data, W.Service);
   L.lock();
@@ -514,6 +537,10 @@ Status StripeBuffer::writeBackLocked(Lock &L, Frame *F) {
     C.BytesWritten += Env.StripeSize;
     C.PerDisk[D].Writes++;
     C.PerDisk[D].BytesWritten += Env.StripeSize;
+    if (ArrayCounters *PA = A->PerArray) {
+      PA->Writebacks++;
+      PA->BytesWritten += Env.StripeSize;
+    }
     A->writtenToDisk(S);
     if (HeldForWriting || F->WriteHeld)
       F->Dirty = true; // attached for writing: may have changed since the copy

@@ -9,10 +9,13 @@
 // that names the array.
 //
 //===----------------------------------------------------------------------===//
-#include "iopoly/abi.h"
+#include "lowered/Lowered.h"
 
-#include "memory/Arena.h"
+#include "core/Progress.h"
 #include "core/Runtime.h"
+#include "memory/Arena.h"
+
+#include "iopoly/abi.h"
 
 #include <algorithm>
 #include <atomic>
@@ -36,6 +39,16 @@ uintptr_t arenaEnd() { return iopoly_arena_base_ + iopoly_arena_size_; }
 
 /// This thread's windows that hold stripes, newest first.
 thread_local iopoly_window *HeldWindows = nullptr;
+
+/// An access straddling two stripes, served from this thread's bounce
+/// buffer between __iopoly_translate and __iopoly_commit.
+struct Bounce {
+  alignas(64) unsigned char Bytes[IOPOLY_MAX_ACCESS];
+  uintptr_t Addr = 0;
+  uint32_t Len = 0; ///< 0: none pending
+  int Mode = 0;
+};
+thread_local Bounce TheBounce;
 
 void unlinkHeld(iopoly_window *W) {
   (W->prev ? W->prev->next : HeldWindows) = W->next;
@@ -104,15 +117,13 @@ void *mapOrdinary(iopoly_window *W, uintptr_t P) {
 }
 
 /// The array at \p P, with the offset of [P, P+Len) checked against it.
-iopoly_array *arrayAt(uintptr_t P, size_t Len, size_t &Off) {
-  iopoly_array *A = arenaLookup(reinterpret_cast<void *>(P));
-  if (!A)
-    fatal(format("access at %p hits disk-resident address space that belongs to no array (freed with iopoly_free?)",
-                 reinterpret_cast<void *>(P)));
-  Off = P - reinterpret_cast<uintptr_t>(A->AllocBase);
-  if (Off + Len > A->Geo.TotalBytes || Off + Len < Off)
-    fatal(format("out-of-bounds access to disk-resident array '%s': bytes %zu..%zu of %zu", A->Name.c_str(), Off,
-                 Off + Len - 1, A->Geo.TotalBytes));
+iopoly_array *arrayAt(uintptr_t P, size_t Len, size_t &Off, const iopoly_site *Site = nullptr) {
+  std::string Why;
+  iopoly_array *A = arenaResolve(P, Len, Off, Why);
+  if (!A) {
+    std::string Where = describeSite(Site);
+    fatal(format("out-of-bounds access%s%s: %s", Where.empty() ? "" : " at ", Where.c_str(), Why.c_str()));
+  }
   return A;
 }
 
@@ -232,20 +243,22 @@ bool touchesArena(uintptr_t P, size_t N) {
 
 extern "C" {
 
-void *__iopoly_translate(iopoly_window *W, void *Ptr, size_t Len, int Mode) {
+void *__iopoly_translate(iopoly_window *W, void *Ptr, size_t Len, int Mode, const iopoly_site *Site) {
   uintptr_t P = reinterpret_cast<uintptr_t>(Ptr);
   if (!iopoly_arena_size_ || P - arenaBegin() >= iopoly_arena_size_)
     return mapOrdinary(W, P);
+  SiteScope Scope(Site);
   size_t Off;
-  iopoly_array *A = arrayAt(P, Len, Off);
+  iopoly_array *A = arrayAt(P, Len, Off, Site);
   size_t S = A->Geo.StripeSize, Stripe = Off / S, In = Off % S;
   if (In + Len > A->Geo.stripeBytes(Stripe)) {
     // Straddles two stripes: serve it from the bounce buffer.
-    W->bounce_addr = P;
-    W->bounce_len = static_cast<uint32_t>(Len);
-    W->mode = static_cast<uint32_t>(Mode);
-    copyBytes(A, Off, W->bounce, Len, /*ToArray=*/false);
-    return W->bounce;
+    Bounce &B = TheBounce;
+    B.Addr = P;
+    B.Len = static_cast<uint32_t>(Len);
+    B.Mode = Mode;
+    copyBytes(A, Off, B.Bytes, Len, /*ToArray=*/false);
+    return B.Bytes;
   }
   if (W->array == A && Stripe >= W->stripe && Stripe < W->stripe + W->run) // within the slack at its end
     return reinterpret_cast<void *>(P + W->delta);
@@ -293,28 +306,37 @@ void *__iopoly_translate(iopoly_window *W, void *Ptr, size_t Len, int Mode) {
   return reinterpret_cast<void *>(P + W->delta);
 }
 
-void __iopoly_commit(iopoly_window *W) {
-  if (!W->bounce_len)
+void __iopoly_commit(void) {
+  Bounce &B = TheBounce;
+  if (!B.Len)
     return;
-  if (W->mode & IOPOLY_WRITE) {
+  if (B.Mode & IOPOLY_WRITE) {
     size_t Off;
-    iopoly_array *A = arrayAt(W->bounce_addr, W->bounce_len, Off);
-    copyBytes(A, Off, W->bounce, W->bounce_len, /*ToArray=*/true);
+    iopoly_array *A = arrayAt(B.Addr, B.Len, Off);
+    copyBytes(A, Off, B.Bytes, B.Len, /*ToArray=*/true);
   }
-  W->bounce_len = 0;
+  B.Len = 0;
 }
 
-void __iopoly_window_release(iopoly_window *W) {
-  releaseHeld(W);
-  W->bounce_len = 0;
-}
+void __iopoly_window_release(iopoly_window *W) { releaseHeld(W); }
 
-void __iopoly_global_init(const char *Name, size_t Bytes, const void *Init, void **Slot) {
-  void *P = iopoly_alloc_flags(Name, Bytes, IOPOLY_CREATE | IOPOLY_TRUNC);
-  if (!P)
-    fatal(format("cannot create disk-resident global '%s' (%zu bytes): %s", Name, Bytes, iopoly_last_error()));
+void __iopoly_global_init(const char *Name, size_t ElemSize, int NDims, const size_t *Dims, const void *Init,
+                          void **Slot) {
+  size_t Bytes = ElemSize;
+  for (int K = 0; K < NDims; ++K)
+    Bytes *= Dims[K];
+  if (!ElemSize || NDims < 1 || !Bytes)
+    fatal(format("disk-resident global '%s' has no elements", Name));
+  Runtime &RT = runtime();
+  iopoly_array *A = nullptr;
+  if (Status S = RT.open(Name, ElemSize, NDims, Dims, nullptr, IOPOLY_CREATE | IOPOLY_TRUNC, A))
+    fatal(format("cannot create disk-resident global '%s' (%zu bytes): %s", Name, Bytes, S.message().c_str()));
+  void *P = nullptr;
+  if (Status S = arenaReserve(A, Bytes, P)) {
+    (void)RT.close(A);
+    fatal(format("cannot create disk-resident global '%s' (%zu bytes): %s", Name, Bytes, S.message().c_str()));
+  }
   if (Init) {
-    iopoly_array *A = iopoly_array_of(P);
     size_t S = A->Geo.StripeSize;
     const unsigned char *I = static_cast<const unsigned char *>(Init);
     for (size_t Off = 0; Off < Bytes; Off += S) {
@@ -374,3 +396,16 @@ void __iopoly_memmove(void *Dst, const void *Src, size_t N) {
 }
 
 } // extern "C"
+
+namespace iopoly {
+
+void releaseThreadWindows(const iopoly_array *A) {
+  for (iopoly_window *W = HeldWindows; W;) {
+    iopoly_window *Next = W->next;
+    if (W->array == A)
+      releaseHeld(W);
+    W = Next;
+  }
+}
+
+} // namespace iopoly

@@ -6,6 +6,7 @@
 #include "memory/FrameMemory.h"
 #include "core/Array.h"
 #include "core/Error.h"
+#include "memory/FaultService.h"
 
 #include <cerrno>
 #include <cstring>
@@ -62,6 +63,8 @@ void FrameMemory::setView(const iopoly_array &A, size_t StripeIndex, size_t Fram
   if (R == MAP_FAILED)
     fatal(format("cannot map the view of block %zu of array '%s': %s", StripeIndex, A.Name.c_str(),
                  std::strerror(errno)));
+  if (Want == ViewState::None)
+    faultServiceViewDropped(A, At, Stripe);
 }
 
 } // namespace iopoly
