@@ -20,6 +20,7 @@
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/LoopSimplify.h"
 #include "llvm/Transforms/Utils/LoopUtils.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
@@ -352,6 +353,11 @@ StripMineStats stripMineLoops(Function &F, DiskPointers &DP, RuntimeABI &ABI, Do
                               WindowPool &Pool) {
   StripMineStats Stats;
   std::vector<Candidate> Candidates;
+  // The vectorizer and the unroller leave loops without dedicated exits
+  // (the vector body and its scalar copy leave to one block): give them
+  // preheaders and dedicated exits again.
+  for (Loop *L : LI.getLoopsInPreorder())
+    simplifyLoop(L, &DT, &LI, &SE, nullptr, nullptr, /*PreserveLCSSA=*/false);
   for (Loop *L : LI.getLoopsInPreorder()) {
     if (!L->isInnermost())
       continue;
@@ -413,7 +419,7 @@ StripMineStats stripMineLoops(Function &F, DiskPointers &DP, RuntimeABI &ABI, Do
       return OptimizationRemark(DEBUG_TYPE, "StripMined", Loc, Header)
              << "strip-mined loop at stripe boundaries: " << ore::NV("Accesses", NA)
              << (NA == 1 ? " access" : " accesses") << " to " << List << " in " << ore::NV("Streams", NG)
-             << (NG == 1 ? " stream are" : " streams are") << " translated once per strip instead of once per "
+             << (NG == 1 ? " stream " : " streams ") << (NA == 1 ? "is" : "are") << " translated once per strip instead of once per "
              << "iteration";
     });
   }
