@@ -121,12 +121,19 @@ void FunctionLowering::assignWindows(std::vector<Site> &Sites, ScalarEvolution &
   for (Site &S : Sites)
     Keyed.push_back({streamKeyOf(SE, S.Ptr, S.Store), &S});
   std::vector<unsigned> Streams = groupStreams(Keyed);
-  unsigned NumStreams = 0;
-  for (unsigned G : Streams)
-    NumStreams = std::max(NumStreams, G + 1);
-  Pool.reserveSites(std::min(NumStreams, Pool.free()));
+  // Number the reading and the writing streams apart: a window serves one
+  // kind only. The free windows are shared in proportion.
+  std::map<unsigned, unsigned> Rank;
+  unsigned Reads = 0, Writes = 0;
   for (size_t K = 0; K < Keyed.size(); ++K)
-    Keyed[K].second->Window = Streams[K];
+    if (!Rank.count(Streams[K]))
+      Rank[Streams[K]] = Keyed[K].second->Store ? Writes++ : Reads++;
+  unsigned Free = Pool.free();
+  unsigned WR = Reads + Writes <= Free ? Reads : std::max(Reads ? 1u : 0u, Free * Reads / (Reads + Writes));
+  unsigned WW = Reads + Writes <= Free ? Writes : std::min(Writes, Free - WR);
+  Pool.reserveSites(WR, WW);
+  for (size_t K = 0; K < Keyed.size(); ++K)
+    Keyed[K].second->Window = Rank[Streams[K]];
 }
 
 void FunctionLowering::lowerLoadStore(const Site &S, Constant *SiteInfo) {
@@ -136,7 +143,7 @@ void FunctionLowering::lowerLoadStore(const Site &S, Constant *SiteInfo) {
   if (Size > MaxInlineAccess || Size == 0)
     return lowerLarge(I, S.Ptr, Ty, S.Store);
   IRBuilder<> B(I);
-  Value *W = Pool.site(B, S.Window);
+  Value *W = Pool.site(B, S.Window, S.Store);
   Type *I64 = B.getInt64Ty();
   Value *Lo = ABI.loadField(B, W, RuntimeABI::FieldLo, "iopoly.lo");
   Value *Limit = ABI.loadField(B, W, RuntimeABI::FieldLimit, "iopoly.limit");
@@ -251,7 +258,10 @@ FunctionLowering::Counts FunctionLowering::run(OptimizationRemarkEmitter &ORE, R
     }
   if (!Sites.empty())
     assignWindows(Sites, SE);
-  for (const Site &S : Sites) {
+  for (Site &S : Sites) {
+    // Lowering an earlier site may have replaced this site's pointer (a
+    // pointer loaded through another unknown pointer): read it again.
+    S.Ptr = pointerOf(S.I);
     Loop *L = LI.getLoopFor(S.I->getParent());
     int64_t Stride = 0;
     if (L)
@@ -347,8 +357,6 @@ PreservedAnalyses LowerDiskAccessesPass::run(Module &M, ModuleAnalysisManager &A
       if (SM.Loops)
         FAM.invalidate(F, PreservedAnalyses::none());
     }
-    if (!Pool.stripCount())
-      Pool.reserveStrip(0);
     auto &LI = FAM.getResult<LoopAnalysis>(F);
     auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
     FunctionLowering FL(F, DP, ABI, Pool);

@@ -25,6 +25,11 @@
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
+#include <climits>
+#include <map>
+#include <set>
+#include <tuple>
+
 #define DEBUG_TYPE "iopoly"
 
 using namespace llvm;
@@ -36,6 +41,11 @@ namespace {
 /// Loops that surely run fewer iterations than this are left to the
 /// per-access lowering: a strip costs a few translations at loop entry.
 constexpr uint64_t MinTripCount = 4;
+
+/// Strip windows for streams that only read, and for streams that write
+/// (WindowPool::StripShare together).
+constexpr unsigned StripReads = 20, StripWrites = 12;
+static_assert(StripReads + StripWrites == WindowPool::StripShare, "the strip windows are split in two");
 
 struct Access {
   Instruction *I;
@@ -57,6 +67,8 @@ struct Group {
   int64_t Extent = 0;          ///< bytes from Lead's address to the end of the highest access
   int64_t Step = 0;
   bool Store = false;
+  const SCEV *Base = nullptr; ///< the array it walks (pointer base)
+  unsigned Slot = 0;       ///< its window among the strip windows of its kind
   Value *StartV = nullptr; ///< Lead's start, expanded in the preheader
 };
 
@@ -76,7 +88,7 @@ Value *pointerOperand(Instruction *I) {
 
 /// Checks the shape of \p L; "" when it can be strip-mined, else why not.
 std::string checkLoop(Loop *L, Candidate &C, DiskPointers &DP, DominatorTree &DT, ScalarEvolution &SE,
-                      unsigned MaxGroups) {
+                      unsigned MaxReads, unsigned MaxWrites) {
   C.L = L;
   C.PH = L->getLoopPreheader();
   C.Header = L->getHeader();
@@ -116,8 +128,17 @@ std::string checkLoop(Loop *L, Candidate &C, DiskPointers &DP, DominatorTree &DT
       bool Simple = isa<LoadInst>(I) ? cast<LoadInst>(I).isSimple() : cast<StoreInst>(I).isSimple();
       Type *Ty = isa<LoadInst>(I) ? I.getType() : cast<StoreInst>(I).getValueOperand()->getType();
       uint64_t Size = DL.getTypeStoreSize(Ty);
-      auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(Ptr));
-      if (!Simple || Size == 0 || Size > MaxInlineAccess || !AR || AR->getLoop() != L || !AR->isAffine())
+      if (!Simple || Size == 0 || Size > MaxInlineAccess)
+        continue;
+      const SCEV *Addr = SE.getSCEV(Ptr);
+      if (SE.isLoopInvariant(Addr, L)) {
+        // The same address in every iteration (a sum kept in memory):
+        // a stream that never moves.
+        C.Accesses.push_back({&I, Ptr, Addr, 0, Size, isa<StoreInst>(I), O});
+        continue;
+      }
+      auto *AR = dyn_cast<SCEVAddRecExpr>(Addr);
+      if (!AR || AR->getLoop() != L || !AR->isAffine())
         continue;
       auto *Step = dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE));
       if (!Step || Step->getAPInt().isZero() || Step->getAPInt().abs().ugt(1u << 30))
@@ -142,18 +163,26 @@ std::string checkLoop(Loop *L, Candidate &C, DiskPointers &DP, DominatorTree &DT
       C.Groups.resize(StreamOf[K] + 1);
     C.Groups[StreamOf[K]].Members.push_back(K);
   }
-  // More streams than strip windows: the rest is tested access by access.
-  if (C.Groups.size() > MaxGroups) {
-    std::vector<Access> Kept;
-    std::vector<Group> KeptGroups(C.Groups.begin(), C.Groups.begin() + MaxGroups);
-    for (Group &G : KeptGroups)
-      for (size_t &M : G.Members) {
-        Kept.push_back(C.Accesses[M]);
-        M = Kept.size() - 1;
-      }
-    C.Accesses = std::move(Kept);
-    C.Groups = std::move(KeptGroups);
+  for (Group &G : C.Groups)
+    for (size_t M : G.Members)
+      G.Store |= C.Accesses[M].Store;
+  // More streams than strip windows of their kind: the rest is tested
+  // access by access.
+  unsigned Reads = 0, Writes = 0;
+  std::vector<Access> Kept;
+  std::vector<Group> KeptGroups;
+  for (Group &G : C.Groups) {
+    if (G.Store ? Writes >= MaxWrites : Reads >= MaxReads)
+      continue;
+    ++(G.Store ? Writes : Reads);
+    for (size_t &M : G.Members) {
+      Kept.push_back(C.Accesses[M]);
+      M = Kept.size() - 1;
+    }
+    KeptGroups.push_back(std::move(G));
   }
+  C.Accesses = std::move(Kept);
+  C.Groups = std::move(KeptGroups);
   for (Group &G : C.Groups) {
     const Access &First = C.Accesses[G.Members[0]];
     G.Step = First.Step;
@@ -164,11 +193,66 @@ std::string checkLoop(Loop *L, Candidate &C, DiskPointers &DP, DominatorTree &DT
       if (A.Offset < C.Accesses[G.Lead].Offset)
         G.Lead = M;
       End = std::max<int64_t>(End, A.Offset + static_cast<int64_t>(A.Size));
-      G.Store |= A.Store;
     }
     G.Extent = End - C.Accesses[G.Lead].Offset;
+    G.Base = SE.getPointerBase(C.Accesses[G.Lead].Start);
   }
   return "";
+}
+
+/// Gives every stream its window: the k-th stream of an array (pointer
+/// base) and kind in a loop keeps its window from loop to loop (after
+/// unrolling, rows i and i+1 of a column walk are two streams of one
+/// array), so that loops that take turns (a j loop running an i loop over A
+/// and one over Q) do not take each other's stripes away. When the windows
+/// run out, a stream takes the window least recently given to a loop (the
+/// loops nearby in the program, which are the ones likely to take turns,
+/// keep theirs). Two streams of one loop never share.
+void assignSlots(std::vector<Candidate> &Cands, unsigned MaxReads, unsigned MaxWrites, unsigned &Reads,
+                 unsigned &Writes) {
+  using Key = std::tuple<const SCEV *, bool, unsigned>;
+  std::map<Key, unsigned> SlotOf;
+  std::map<std::pair<bool, unsigned>, size_t> LastUse; // slot -> loop that last used it
+  Reads = Writes = 0;
+  for (size_t L = 0; L < Cands.size(); ++L) {
+    Candidate &C = Cands[L];
+    std::set<std::pair<bool, unsigned>> Taken;
+    std::map<std::pair<const SCEV *, bool>, unsigned> Rank;
+    std::vector<Key> Keys;
+    for (Group &G : C.Groups)
+      Keys.emplace_back(G.Base, G.Store, Rank[{G.Base, G.Store}]++);
+    // Streams whose window is still theirs first.
+    for (size_t K = 0; K < C.Groups.size(); ++K) {
+      Group &G = C.Groups[K];
+      auto It = SlotOf.find(Keys[K]);
+      G.Slot = UINT_MAX;
+      if (It != SlotOf.end() && Taken.insert({G.Store, It->second}).second)
+        G.Slot = It->second;
+    }
+    for (size_t K = 0; K < C.Groups.size(); ++K) {
+      Group &G = C.Groups[K];
+      if (G.Slot == UINT_MAX) {
+        unsigned &Used = G.Store ? Writes : Reads, Max = G.Store ? MaxWrites : MaxReads;
+        unsigned Slot = UINT_MAX;
+        if (Used < Max) {
+          Slot = Used++; // a window of its own
+        } else {
+          size_t Oldest = SIZE_MAX;
+          for (unsigned S = 0; S < Max; ++S)
+            if (!Taken.count({G.Store, S}) && LastUse[{G.Store, S}] < Oldest) {
+              Oldest = LastUse[{G.Store, S}];
+              Slot = S;
+            }
+          for (auto It = SlotOf.begin(); It != SlotOf.end();)
+            It = std::get<1>(It->first) == G.Store && It->second == Slot ? SlotOf.erase(It) : std::next(It);
+        }
+        Taken.insert({G.Store, Slot});
+        G.Slot = Slot;
+        SlotOf[Keys[K]] = Slot;
+      }
+      LastUse[{G.Store, G.Slot}] = L;
+    }
+  }
 }
 
 /// Expands the trip count and the start addresses in the preheader.
@@ -246,8 +330,9 @@ void stripMine(Candidate &C, DiskPointers &DP, RuntimeABI &ABI, WindowPool &Pool
     Group &G = C.Groups[GI];
     const Access &Lead = C.Accesses[G.Lead];
     B.SetInsertPoint(Cur);
-    Value *W = Pool.strip(B, static_cast<unsigned>(GI));
-    Value *Addr = B.CreateGEP(B.getInt8Ty(), G.StartV, B.CreateMul(Done, B.getInt64(G.Step)), "strip.addr");
+    Value *W = Pool.strip(B, G.Slot, G.Store);
+    Value *Addr = G.Step ? B.CreateGEP(B.getInt8Ty(), G.StartV, B.CreateMul(Done, B.getInt64(G.Step)), "strip.addr")
+                         : G.StartV;
     Value *AddrI = B.CreatePtrToInt(Addr, I64);
     Value *Held = B.CreateICmpULT(B.CreateSub(AddrI, ABI.loadField(B, W, RuntimeABI::FieldLo, "")),
                                   ABI.loadField(B, W, RuntimeABI::FieldLimit, ""));
@@ -255,12 +340,12 @@ void stripMine(Candidate &C, DiskPointers &DP, RuntimeABI &ABI, WindowPool &Pool
     BasicBlock *Cont = BasicBlock::Create(Ctx, "strip.cont", &F, C.Header);
     B.CreateCondBr(Held, Cont, Call, Likely);
     B.SetInsertPoint(Call);
-    Value *W2 = Pool.strip(B, static_cast<unsigned>(GI));
+    Value *W2 = Pool.strip(B, G.Slot, G.Store);
     B.CreateCall(ABI.Translate, {W2, Addr, B.getInt64(Lead.Size), B.getInt32(G.Store ? ModeWrite : ModeRead),
                                  ABI.site(F, C.L->getStartLoc() ? C.L->getStartLoc() : Lead.I->getDebugLoc(), G.Step)});
     B.CreateBr(Cont);
     B.SetInsertPoint(Cont);
-    Value *W3 = Pool.strip(B, static_cast<unsigned>(GI));
+    Value *W3 = Pool.strip(B, G.Slot, G.Store);
     Value *Lo = ABI.loadField(B, W3, RuntimeABI::FieldLo, "strip.lo");
     Value *Limit = ABI.loadField(B, W3, RuntimeABI::FieldLimit, "strip.limit");
     Deltas.push_back(ABI.loadField(B, W3, RuntimeABI::FieldDelta, "strip.delta"));
@@ -274,7 +359,9 @@ void stripMine(Candidate &C, DiskPointers &DP, RuntimeABI &ABI, WindowPool &Pool
     Value *Ext = B.getInt64(G.Extent);
     Value *In = B.CreateAnd(B.CreateICmpULT(Off, Limit), B.CreateICmpULE(B.CreateAdd(Off, Ext), Top));
     Value *Room;
-    if (G.Step > 0)
+    if (G.Step == 0)
+      Room = N; // it stays where it is
+    else if (G.Step > 0)
       Room = B.CreateAdd(B.CreateUDiv(B.CreateSub(B.CreateSub(Top, Ext), Off), B.getInt64(G.Step)), B.getInt64(1));
     else
       Room = B.CreateAdd(B.CreateUDiv(Off, B.getInt64(-G.Step)), B.getInt64(1));
@@ -370,7 +457,7 @@ StripMineStats stripMineLoops(Function &F, DiskPointers &DP, RuntimeABI &ABI, Do
       continue;
     formLCSSA(*L, DT, &LI, &SE);
     Candidate C;
-    std::string Why = checkLoop(L, C, DP, DT, SE, WindowPool::StripShare);
+    std::string Why = checkLoop(L, C, DP, DT, SE, StripReads, StripWrites);
     if (Why.empty() && !expandInPreheader(C, SE))
       Why = "its addresses cannot be computed before the loop";
     if (!Why.empty()) {
@@ -383,10 +470,9 @@ StripMineStats stripMineLoops(Function &F, DiskPointers &DP, RuntimeABI &ABI, Do
     }
     Candidates.push_back(std::move(C));
   }
-  unsigned Windows = 0;
-  for (const Candidate &C : Candidates)
-    Windows = std::max<unsigned>(Windows, C.Groups.size());
-  Pool.reserveStrip(Windows);
+  unsigned Reads = 0, Writes = 0;
+  assignSlots(Candidates, StripReads, StripWrites, Reads, Writes);
+  Pool.reserveStrip(Reads, Writes);
   for (Candidate &C : Candidates) {
     DebugLoc Loc = C.L->getStartLoc();
     BasicBlock *Header = C.Header;

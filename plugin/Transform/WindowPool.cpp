@@ -14,29 +14,39 @@ using namespace llvm;
 
 namespace iopoly {
 
-void WindowPool::reserveStrip(unsigned N) {
-  assert(!StripT && N <= StripShare);
-  StripN = N;
-  if (N)
-    StripT = ABI.createWindows(F, N, /*Pinned=*/true, "iopoly.strip.windows");
+void WindowPool::reserveStrip(unsigned Reads, unsigned Writes) {
+  assert(!StripT && Reads + Writes <= StripShare);
+  StripR = Reads;
+  StripW = Writes;
+  if (Reads + Writes)
+    StripT = ABI.createWindows(F, Reads + Writes, /*Pinned=*/true, "iopoly.strip.windows");
 }
 
-void WindowPool::reserveSites(unsigned N) {
-  assert(!SiteT && N <= free());
-  SiteN = N;
-  if (N)
-    SiteT = ABI.createWindows(F, N, /*Pinned=*/false, "iopoly.windows");
+void WindowPool::reserveSites(unsigned Reads, unsigned Writes) {
+  assert(!SiteT && Reads + Writes <= free());
+  SiteR = Reads;
+  SiteW = Writes;
+  if (Reads + Writes)
+    SiteT = ABI.createWindows(F, Reads + Writes, /*Pinned=*/false, "iopoly.windows");
 }
 
-unsigned WindowPool::free() const { return MaxWindows - StripN - SiteN; }
+unsigned WindowPool::free() const { return MaxWindows - stripCount() - siteCount(); }
 
 Value *WindowPool::use(IRBuilderBase &B, AllocaInst *T, unsigned K) {
   Uses[{T, K}].insert(B.GetInsertBlock());
   return ABI.window(B, T, K);
 }
 
-Value *WindowPool::strip(IRBuilderBase &B, unsigned K) { return use(B, StripT, K % StripN); }
-Value *WindowPool::site(IRBuilderBase &B, unsigned K) { return use(B, SiteT, K % SiteN); }
+// Reading windows first, then writing ones.
+Value *WindowPool::strip(IRBuilderBase &B, unsigned K, bool Write) {
+  assert(Write ? StripW : StripR);
+  return use(B, StripT, Write ? StripR + K % StripW : K % StripR);
+}
+
+Value *WindowPool::site(IRBuilderBase &B, unsigned K, bool Write) {
+  assert(Write ? SiteW : SiteR);
+  return use(B, SiteT, Write ? SiteR + K % SiteW : K % SiteR);
+}
 
 void WindowPool::releaseAtExits() {
   if (Uses.empty())

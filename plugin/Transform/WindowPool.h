@@ -9,12 +9,16 @@
 // 10 MB frame with one window per site). Sites that walk the same stream
 // share a window (they touch the same stripes); when there are more streams
 // than windows, streams share round-robin, which costs translations but
-// never correctness. The pool also releases each window when the loop nest
+// never correctness. A window serves either reads or writes (a window
+// attached for reading must never let a store through), so each table has
+// a part for each. The pool also releases each window when the loop nest
 // using it is left and at every return.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IOPOLY_PLUGIN_TRANSFORM_WINDOWPOOL_H
 #define IOPOLY_PLUGIN_TRANSFORM_WINDOWPOOL_H
+
+#include "Support/RuntimeABI.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/IRBuilder.h"
@@ -30,23 +34,25 @@ struct RuntimeABI;
 class WindowPool {
 public:
   /// Windows for strip drivers (their share of IOPOLY_MAX_WINDOWS).
-  static constexpr unsigned StripShare = 16;
+  static constexpr unsigned StripShare = MaxWindows / 2;
 
   WindowPool(llvm::Function &F, RuntimeABI &ABI) : F(F), ABI(ABI) {}
 
-  /// Creates the pinned table with \p N windows (once; N may be 0).
-  void reserveStrip(unsigned N);
-  /// Creates the plain table with \p N windows (once), N at most free().
-  void reserveSites(unsigned N);
+  /// Creates the pinned table, \p Reads windows for reading and \p Writes
+  /// for writing (once; both may be 0; together at most StripShare).
+  void reserveStrip(unsigned Reads, unsigned Writes);
+  /// Creates the plain table (once); together at most free().
+  void reserveSites(unsigned Reads, unsigned Writes);
   /// Windows still available for reserveSites.
   unsigned free() const;
-  unsigned stripCount() const { return StripN; }
-  unsigned siteCount() const { return SiteN; }
+  unsigned stripCount() const { return StripR + StripW; }
+  unsigned siteCount() const { return SiteR + SiteW; }
 
-  /// The address of strip window \p K (or site window \p K), used in \p B's
-  /// block (recorded for the releases).
-  llvm::Value *strip(llvm::IRBuilderBase &B, unsigned K);
-  llvm::Value *site(llvm::IRBuilderBase &B, unsigned K);
+  /// The address of strip window \p K for reading or writing (or of site
+  /// window \p K, modulo the windows of that kind), used in \p B's block
+  /// (recorded for the releases).
+  llvm::Value *strip(llvm::IRBuilderBase &B, unsigned K, bool Write);
+  llvm::Value *site(llvm::IRBuilderBase &B, unsigned K, bool Write);
 
   /// Inserts the releases: at the exits of every outermost loop in which a
   /// window is used, and before every return. Call once, last.
@@ -58,7 +64,7 @@ private:
   llvm::Function &F;
   RuntimeABI &ABI;
   llvm::AllocaInst *StripT = nullptr, *SiteT = nullptr;
-  unsigned StripN = 0, SiteN = 0;
+  unsigned StripR = 0, StripW = 0, SiteR = 0, SiteW = 0;
   std::map<std::pair<llvm::AllocaInst *, unsigned>, std::set<llvm::BasicBlock *>> Uses;
 };
 

@@ -399,6 +399,43 @@ void StripeBuffer::attachRun(iopoly_array *A, size_t S, int Mode, size_t MaxBefo
   Count = Hi - Lo + 1;
 }
 
+bool StripeBuffer::extendRun(iopoly_array *A, size_t S, int Mode, size_t Max, size_t &First, size_t &Count) {
+  std::lock_guard<std::mutex> G(Mu);
+  bool Write = Mode & IOPOLY_WRITE;
+  auto Usable = [&](size_t T) {
+    Frame *F = A->Table.lookup(T);
+    return F && F->holds(A, T) && F->State == FrameState::Ready && F->View != ViewState::None &&
+           (!Write || F->Dirty);
+  };
+  size_t Last = First + Count - 1, Lo = std::min(S, First), Hi = std::max(S, Last);
+  size_t Budget = PinnedFrames < Frames.size() / 2 ? Frames.size() / 2 - PinnedFrames : 0;
+  size_t Add = (Hi - Lo + 1) - Count;
+  if (Hi - Lo + 1 > Max || Add > Budget)
+    return false;
+  for (size_t T = Lo; T < First; ++T)
+    if (!Usable(T))
+      return false;
+  for (size_t T = Last + 1; T <= Hi; ++T)
+    if (!Usable(T))
+      return false;
+  for (size_t T = Lo; T < First; ++T)
+    pinHit(A->Table.lookup(T), A, T, Write);
+  for (size_t T = Last + 1; T <= Hi; ++T)
+    pinHit(A->Table.lookup(T), A, T, Write);
+  Budget -= Add;
+  // Beyond S, in the direction of the walk.
+  size_t More = std::min({Hi - Lo + 1, Max - (Hi - Lo + 1), Budget});
+  if (S > Last)
+    for (size_t K = 0; K < More && Hi + 1 < A->Geo.numStripes() && Usable(Hi + 1); ++K)
+      pinHit(A->Table.lookup(++Hi), A, Hi, Write);
+  else
+    for (size_t K = 0; K < More && Lo > 0 && Usable(Lo - 1); ++K)
+      pinHit(A->Table.lookup(--Lo), A, Lo, Write);
+  First = Lo;
+  Count = Hi - Lo + 1;
+  return true;
+}
+
 Status StripeBuffer::releaseRun(iopoly_array *A, size_t First, size_t Count) {
   std::lock_guard<std::mutex> G(Mu);
   Status First_;

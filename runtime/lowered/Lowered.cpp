@@ -262,12 +262,28 @@ void *__iopoly_translate(iopoly_window *W, void *Ptr, size_t Len, int Mode, cons
   }
   if (W->array == A && Stripe >= W->stripe && Stripe < W->stripe + W->run) // within the slack at its end
     return reinterpret_cast<void *>(P + W->delta);
+  StripeBuffer &Buf = runtime().buffer();
+  uintptr_t Base = reinterpret_cast<uintptr_t>(A->AllocBase);
+  if (W->array == A && Buf.hasViews(*A)) {
+    // The same array again: grow the run over the resident stripes up to
+    // this one and keep everything (a column walk that comes back to the
+    // top of the array then finds it all in one window).
+    size_t First = W->stripe, Count = W->run;
+    if (Buf.extendRun(A, Stripe, Mode, maxRunNeighbours(), First, Count)) {
+      W->stripe = First;
+      W->run = Count;
+      W->lo = Base + First * S;
+      size_t Span = (Count - 1) * S + A->Geo.stripeBytes(First + Count - 1);
+      W->limit = Span >= IOPOLY_MAX_ACCESS ? Span - (IOPOLY_MAX_ACCESS - 1) : 0;
+      return Ptr;
+    }
+  }
   // A walk that leaves its run at one end will most likely go on that way:
-  // extend the next run in that direction only.
+  // the next run grows in that direction, twice as long as the last one.
   bool Forward = W->array == A && Stripe == W->stripe + W->run;
   bool Backward = W->array == A && Stripe + 1 == W->stripe;
+  size_t Grow = W->array == A ? std::max<size_t>(2 * W->run, 4) : 4;
   // Let go of the stripes held so far and pin the new one (one lock).
-  StripeBuffer &Buf = runtime().buffer();
   void *Frame = nullptr;
   Status E = Buf.switchAttach(W->array, W->stripe, W->run, A, Stripe, Mode, Frame);
   if (W->array) { // its old stripes are released either way
@@ -286,14 +302,14 @@ void *__iopoly_translate(iopoly_window *W, void *Ptr, size_t Len, int Mode, cons
     fatal("lowered code: " + E.message());
   W->array = A;
   linkHeld(W);
-  uintptr_t Base = reinterpret_cast<uintptr_t>(A->AllocBase);
   size_t First = Stripe, Count = 1;
   if (Buf.hasViews(*A)) {
     // The stripe is mapped at its own address: extend the window over the
-    // resident neighbours and access everything in place.
-    size_t Max = maxRunNeighbours();
-    Buf.attachRun(A, Stripe, Mode, Forward ? 0 : Backward ? Max : Max / 4, Backward ? 0 : Forward ? Max : Max / 4,
-                  First, Count);
+    // resident neighbours and access everything in place. Pinning costs one
+    // step per stripe: runs start short and double while a walk goes on.
+    size_t Max = maxRunNeighbours(), G = std::min(Grow, Max);
+    Buf.attachRun(A, Stripe, Mode, Forward ? 0 : Backward ? G : G / 4, Backward ? 0 : Forward ? G : G / 4, First,
+                  Count);
     W->delta = 0;
   } else {
     W->delta = reinterpret_cast<intptr_t>(Frame) - static_cast<intptr_t>(Base + Stripe * S);

@@ -25,12 +25,14 @@ namespace iopoly {
 namespace {
 
 constexpr size_t Granule = size_t(1) << ArenaGranuleShift;
+constexpr size_t ColorPage = 4096, ColorPages = 509; ///< offsets of arrays in their first granule (< 2 MiB)
 
 enum class Use : unsigned char { Free, Guard, Array };
 
 std::mutex ArenaMu;
 std::vector<Use> Granules;                           ///< ArenaMu
 std::map<size_t, std::pair<size_t, std::string>> Freed; ///< first granule -> (count, name), ArenaMu
+unsigned NextColor = 1; ///< ArenaMu
 
 Status initArenaLocked() {
   if (iopoly_arena_base_)
@@ -74,9 +76,15 @@ Status arenaReserve(iopoly_array *A, size_t Bytes, void *&Base) {
   std::lock_guard<std::mutex> G(ArenaMu);
   if (Status S = initArenaLocked())
     return S;
+  // Arrays start at a different page offset within their granule: were
+  // they all granule-aligned, element i of every array would have the same
+  // low 30 address bits, and caches whose way predictor hashes those bits
+  // (AMD's L1 uTag) would make two arrays walked together evict each other
+  // at every access.
+  size_t Color = ((NextColor++ * 0x9E3779B1u) >> 20) % ColorPages * ColorPage;
   // A guard granule, then the array; the topmost granule stays free so
   // that a walk past the end of the last array is still in the arena.
-  size_t Need = granulesFor(Bytes) + 1, Run = 0;
+  size_t Need = granulesFor(Bytes + Color) + 1, Run = 0;
   for (size_t I = 0; I + 1 < Granules.size(); ++I) {
     Run = Granules[I] == Use::Free ? Run + 1 : 0;
     if (Run < Need)
@@ -88,7 +96,7 @@ Status arenaReserve(iopoly_array *A, size_t Bytes, void *&Base) {
       Freed.erase(J);
       iopoly_arena_table_[J].store(A, std::memory_order_release);
     }
-    Base = reinterpret_cast<void *>(iopoly_arena_base_ + ((GuardAt + 1) << ArenaGranuleShift));
+    Base = reinterpret_cast<void *>(iopoly_arena_base_ + ((GuardAt + 1) << ArenaGranuleShift) + Color);
     A->AllocBase = Base;
     return {};
   }
@@ -98,10 +106,12 @@ Status arenaReserve(iopoly_array *A, size_t Bytes, void *&Base) {
 
 void arenaRelease(void *Base, size_t Bytes, const std::string &Name) {
   std::lock_guard<std::mutex> G(ArenaMu);
-  size_t First = (reinterpret_cast<uintptr_t>(Base) - iopoly_arena_base_) >> ArenaGranuleShift;
-  size_t N = granulesFor(Bytes);
+  size_t Offset = reinterpret_cast<uintptr_t>(Base) - iopoly_arena_base_;
+  size_t First = Offset >> ArenaGranuleShift, Color = Offset & (Granule - 1);
+  size_t N = granulesFor(Bytes + Color);
+  void *Start = reinterpret_cast<void *>(iopoly_arena_base_ + (First << ArenaGranuleShift));
   // Views and fault-service mappings go; the range is PROT_NONE again.
-  ::mmap(Base, N << ArenaGranuleShift, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
+  ::mmap(Start, N << ArenaGranuleShift, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
   for (size_t J = First; J < First + N; ++J) {
     Granules[J] = Use::Free;
     iopoly_arena_table_[J].store(nullptr, std::memory_order_release);
@@ -111,9 +121,23 @@ void arenaRelease(void *Base, size_t Bytes, const std::string &Name) {
   Freed[First] = {N, Name};
 }
 
+iopoly_array *arenaLookup(const void *P) {
+  iopoly_array *A = arenaOwner(P);
+  if (!A)
+    return nullptr;
+  uintptr_t Off = reinterpret_cast<uintptr_t>(P) - reinterpret_cast<uintptr_t>(A->AllocBase);
+  return Off < A->Geo.TotalBytes ? A : nullptr;
+}
+
 iopoly_array *arenaResolve(uintptr_t P, size_t Len, size_t &Off, std::string &Why) {
-  if (iopoly_array *A = arenaLookup(reinterpret_cast<void *>(P))) {
-    Off = P - reinterpret_cast<uintptr_t>(A->AllocBase);
+  if (iopoly_array *A = arenaOwner(reinterpret_cast<void *>(P))) {
+    uintptr_t Base = reinterpret_cast<uintptr_t>(A->AllocBase);
+    if (P < Base) {
+      Why = format("%zu byte%s before the start of %s (a negative index)", static_cast<size_t>(Base - P),
+                   Base - P == 1 ? "" : "s", arrayWords(A).c_str());
+      return nullptr;
+    }
+    Off = P - Base;
     if (Off + Len <= A->Geo.TotalBytes && Off + Len >= Off)
       return A;
     Why = Len > 1 ? format("bytes %zu..%zu of %s: past its end", Off, Off + Len - 1, arrayWords(A).c_str())

@@ -53,13 +53,16 @@ void arenaRelease(void *Base, size_t Bytes, const std::string &Name = "");
 inline bool inArena(const void *P) {
   return reinterpret_cast<uintptr_t>(P) - iopoly_arena_base_ < iopoly_arena_size_;
 }
-/// The array owning \p P, or null (outside the arena, in a guard, freed).
-inline iopoly_array *arenaLookup(const void *P) {
+/// The array whose granules hold \p P (its bytes, and the unused space
+/// before and after them in its granules), or null.
+inline iopoly_array *arenaOwner(const void *P) {
   uintptr_t Off = reinterpret_cast<uintptr_t>(P) - iopoly_arena_base_;
   if (Off >= iopoly_arena_size_)
     return nullptr;
   return iopoly_arena_table_[Off >> ArenaGranuleShift].load(std::memory_order_acquire);
 }
+/// The array \p P points into, or null (outside the arena or every array).
+iopoly_array *arenaLookup(const void *P);
 
 /// The array whose bytes [P, P + Len) belong to, with the offset; null and
 /// a sentence for the user otherwise ("8 bytes before the start of

@@ -75,7 +75,7 @@ void putNum(unsigned long long V) {
 }
 
 [[noreturn]] void dieInHandler(uintptr_t Addr, const char *Why) {
-  iopoly_array *A = arenaLookup(reinterpret_cast<void *>(Addr));
+  iopoly_array *A = arenaOwner(reinterpret_cast<void *>(Addr));
   if (A) {
     uintptr_t Off = Addr - reinterpret_cast<uintptr_t>(A->AllocBase);
     put("iopoly: fatal: direct access to disk-resident array '");

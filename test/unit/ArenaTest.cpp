@@ -140,8 +140,20 @@ TEST(Arena, ReleasedRangesStopMappingAndAreReused) {
   EXPECT_EQ(nullptr, iopoly_array_of(First));
   auto B = fakeArray("next", 4096);
   Reserved R(*B, 4096);
-  EXPECT_EQ(First, R.Base) << "the first free granule is reused";
-  EXPECT_EQ(B.get(), iopoly_array_of(First));
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(First) >> ArenaGranuleShift,
+            reinterpret_cast<uintptr_t>(R.Base) >> ArenaGranuleShift)
+      << "the first free granule is reused";
+  EXPECT_EQ(B.get(), iopoly_array_of(R.Base));
+  EXPECT_EQ(0u, reinterpret_cast<uintptr_t>(R.Base) % 4096) << "page-aligned, for the views of its stripes";
+}
+
+TEST(Arena, ArraysStartAtDifferentOffsetsInTheirGranules) {
+  // Element i of two arrays must not share the low address bits that cache
+  // way predictors hash (both arrays would miss at every access).
+  auto A = fakeArray("colour_a", 8192), B = fakeArray("colour_b", 8192);
+  Reserved RA(*A, 8192), RB(*B, 8192);
+  size_t Mask = (size_t(1) << ArenaGranuleShift) - 1;
+  EXPECT_NE(reinterpret_cast<uintptr_t>(RA.Base) & Mask, reinterpret_cast<uintptr_t>(RB.Base) & Mask);
 }
 
 TEST(ArenaDeathTest, DirectAccessStopsWithTheArrayName) {

@@ -10,7 +10,8 @@
 // and another attaches and releases stripes through the C API: the fault
 // handler, the service thread and the buffer together, under each front end.
 // Each test sets up the process-wide runtime before its first use; ctest
-// runs every test in its own process.
+// runs every test in its own process (run together with other tests that
+// started the runtime first, the test keeps that configuration).
 //
 //===----------------------------------------------------------------------===//
 #include "core/Runtime.h"
@@ -23,14 +24,15 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <string>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 using namespace iopoly;
 
 namespace {
 
-constexpr size_t Stripe = 4096, Bytes = 128 * Stripe;
 
 /// The runtime's environment for this process (before it starts).
 void configure(const char *Faults, const std::string &Dir) {
@@ -51,7 +53,9 @@ void busyArray(const char *Faults) {
   test::ScratchDir D("faults");
   ASSERT_TRUE(D.ok());
   configure(Faults, D.Path);
-  auto *P = static_cast<unsigned char *>(iopoly_alloc("busy", Bytes));
+  const size_t Stripe = iopoly_block_size(), Bytes = 128 * Stripe;
+  const std::string Name = "busy-" + std::to_string(::getpid());
+  auto *P = static_cast<unsigned char *>(iopoly_alloc_flags(Name.c_str(), Bytes, IOPOLY_CREATE | IOPOLY_TRUNC));
   ASSERT_NE(nullptr, P) << iopoly_last_error();
   constexpr unsigned Threads = 4, Rounds = 3;
   std::atomic<bool> Stop{false};
@@ -97,7 +101,7 @@ void busyArray(const char *Faults) {
   ASSERT_EQ(0, iopoly_free(P)) << iopoly_last_error();
   // The last writes are on disk.
   size_t Dims[1] = {Bytes};
-  iopoly_array *A = iopoly_open("busy", 1, 1, Dims, IOPOLY_RDONLY);
+  iopoly_array *A = iopoly_open(Name.c_str(), 1, 1, Dims, IOPOLY_RDONLY);
   ASSERT_NE(nullptr, A) << iopoly_last_error();
   for (size_t B = 0; B < Bytes / Stripe; ++B) {
     auto *Blk = static_cast<const unsigned char *>(iopoly_attach(A, B, IOPOLY_READ));
