@@ -77,6 +77,8 @@ struct iopoly_site {
 
 /* Slow path: makes \p win map an address range containing [p, p+len) and
  * returns the real address for p. Mode is IOPOLY_READ or IOPOLY_WRITE. An
+ * access inside the window returns at once (code built at -O0 calls this
+ * for every access instead of testing inline). An
  * access that straddles two stripes is served from this thread's bounce
  * buffer: the returned address points there, and a store must be followed
  * by __iopoly_commit before the next call. \p site may be NULL. Stops the

@@ -108,13 +108,13 @@ struct ScopeFinder : RecursiveASTVisitor<ScopeFinder> {
   bool TraverseCXXMethodDecl(CXXMethodDecl *) { return true; }
 };
 
-/// The array name of a global: its qualified name with anonymous
-/// namespaces left out and "::" written "." (array names are file names).
+/// The array name of a global: its qualified name with anonymous and
+/// inline namespaces left out (as users write it) and "::" written "." (array names are file names).
 std::string arrayNameOf(VarDecl *V) {
   std::vector<std::string> Parts{V->getNameAsString()};
   for (DeclContext *DC = V->getDeclContext(); DC && !DC->isTranslationUnit(); DC = DC->getParent()) {
     if (auto *NS = dyn_cast<NamespaceDecl>(DC)) {
-      if (!NS->isAnonymousNamespace())
+      if (!NS->isAnonymousNamespace() && !NS->isInline())
         Parts.push_back(NS->getNameAsString());
     } else if (auto *RD = dyn_cast<RecordDecl>(DC)) {
       Parts.push_back(RD->getNameAsString());

@@ -26,6 +26,7 @@
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -144,6 +145,22 @@ void FunctionLowering::lowerLoadStore(const Site &S, Constant *SiteInfo) {
     return lowerLarge(I, S.Ptr, Ty, S.Store);
   IRBuilder<> B(I);
   Value *W = Pool.site(B, S.Window, S.Store);
+  if (F.hasOptNone()) {
+    // -O0: one call per access and no new blocks. The fast register
+    // allocator gives every value that lives across blocks a stack slot of
+    // its own, so an inline test per site would make the frame grow with
+    // the number of sites again.
+    Value *Real = B.CreateCall(
+        ABI.Translate, {W, S.Ptr, B.getInt64(Size), B.getInt32(S.Store ? ModeWrite : ModeRead), SiteInfo},
+        "iopoly.real");
+    Instruction *Access = cloneAccess(I, Real, B);
+    if (S.Store)
+      B.CreateCall(ABI.Commit, {});
+    else
+      I->replaceAllUsesWith(Access);
+    I->eraseFromParent();
+    return;
+  }
   Type *I64 = B.getInt64Ty();
   Value *Lo = ABI.loadField(B, W, RuntimeABI::FieldLo, "iopoly.lo");
   Value *Limit = ABI.loadField(B, W, RuntimeABI::FieldLimit, "iopoly.limit");
@@ -258,6 +275,10 @@ FunctionLowering::Counts FunctionLowering::run(OptimizationRemarkEmitter &ORE, R
     }
   if (!Sites.empty())
     assignWindows(Sites, SE);
+  // Last site first: splitting a block at a site moves what follows it,
+  // which is then only the part not yet lowered (a block of thousands of
+  // sites would otherwise be moved thousands of times).
+  std::reverse(Sites.begin(), Sites.end());
   for (Site &S : Sites) {
     // Lowering an earlier site may have replaced this site's pointer (a
     // pointer loaded through another unknown pointer): read it again.

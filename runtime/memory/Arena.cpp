@@ -72,10 +72,10 @@ Status arenaInit() {
 }
 
 Status arenaReserve(iopoly_array *A, size_t Bytes, void *&Base) {
-  startFaultService();
   std::lock_guard<std::mutex> G(ArenaMu);
   if (Status S = initArenaLocked())
     return S;
+  startFaultService(); // after the arena exists: its thread reads the bounds
   // Arrays start at a different page offset within their granule: were
   // they all granule-aligned, element i of every array would have the same
   // low 30 address bits, and caches whose way predictor hashes those bits
@@ -90,14 +90,14 @@ Status arenaReserve(iopoly_array *A, size_t Bytes, void *&Base) {
     if (Run < Need)
       continue;
     size_t GuardAt = I + 1 - Need;
+    Base = reinterpret_cast<void *>(iopoly_arena_base_ + ((GuardAt + 1) << ArenaGranuleShift) + Color);
+    A->AllocBase = Base; // before the table publishes A (release)
     Granules[GuardAt] = Use::Guard;
     for (size_t J = GuardAt + 1; J <= I; ++J) {
       Granules[J] = Use::Array;
       Freed.erase(J);
       iopoly_arena_table_[J].store(A, std::memory_order_release);
     }
-    Base = reinterpret_cast<void *>(iopoly_arena_base_ + ((GuardAt + 1) << ArenaGranuleShift) + Color);
-    A->AllocBase = Base;
     return {};
   }
   return Status::error(format("out of disk-resident address space: %zu bytes requested, arena of %zu bytes is full",

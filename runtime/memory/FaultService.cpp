@@ -56,6 +56,11 @@ bool Off = false;                     ///< IOPOLY_FAULTS=off
 int ReqPipe[2] = {-1, -1};
 int Uffd = -1;
 std::atomic<long> ServiceTid{0};
+/// Incremented by the handler before it sends a request, read by the
+/// service after it receives one: what the faulting thread did before the
+/// fault happens before the service looks at it (the pipe alone says so to
+/// the kernel, not to ThreadSanitizer).
+std::atomic<uint64_t> Handshake{0};
 std::atomic<long> ServicePid{0};
 
 long sysGettid() { return ::syscall(SYS_gettid); }
@@ -133,6 +138,7 @@ void onSegv(int Sig, siginfo_t *Info, void *Ctx) {
 #endif
   int32_t Reply = 0;
   R.Reply = &Reply;
+  Handshake.fetch_add(1, std::memory_order_release);
   long W;
   do
     W = ::syscall(SYS_write, ReqPipe[1], &R, sizeof R);
@@ -296,6 +302,7 @@ void serviceLoop() {
     if (P[0].revents & POLLIN) {
       Request R;
       if (::syscall(SYS_read, ReqPipe[0], &R, sizeof R) == static_cast<long>(sizeof R)) {
+        (void)Handshake.load(std::memory_order_acquire);
         serve(R.Addr, R.Access, R.IP, /*ViaUffd=*/false);
         __atomic_store_n(R.Reply, 1, __ATOMIC_RELEASE);
         ::syscall(SYS_futex, R.Reply, FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
