@@ -16,6 +16,10 @@
 #          namespace, a static data member, an anonymous namespace, a
 #          template and a lambda; then reopen_shape.c (plain) opens the
 #          global grid.B with its declared element size and dims
+#   thrash colwalk.c walks a 512 KiB array by columns through a 64 KiB
+#          buffer: one warning names the array, the loop (colwalk.c:18) and
+#          the walk across the rows; IOPOLY_PROGRESS=10ms prints progress
+#          lines with the bytes read per array
 # Each runs with 4 KiB stripes on 4 disks and a 64 KiB buffer, so that the
 # arrays do not fit; every mode of $MODES (default lower) must print what
 # mode=off prints. Environment: IOPOLY_BIN, WORK (scratch), MODES, PLAIN_CC.
@@ -106,6 +110,31 @@ case "$scenario" in
       grep -q "grid.B\[10\]\[7\] = 12$" reopen.out || { cat reopen.out; fail "reopen_shape read the wrong value"; }
       grep -q "as bytes: .*elem" reopen.out || { cat reopen.out; fail "opening grid.B as bytes was not refused"; }
       echo "cxx$opt mode=$mode: identical output; grid.B reopened as double[64][48] by a plain program"
+    done
+    ;;
+  thrash)
+    "$cc" "$opt" -fplugin-arg-iopoly-mode=off "${common[@]}" "$here/colwalk.c" -o ref
+    ./ref > ref.out
+    for mode in ${MODES:-lower}; do
+      "$cc" "$opt" -fplugin-arg-iopoly-mode="$mode" "${common[@]}" "$here/colwalk.c" -o "$mode"
+      rm -rf "$work/data"
+      env IOPOLY_DIR="$work/data" IOPOLY_DISKS=4 IOPOLY_STRIPE=4K IOPOLY_BUFFER=64K IOPOLY_DISK_MODEL=none \
+        IOPOLY_DIRECT=off IOPOLY_PROGRESS=10ms "./$mode" > "$mode.out" 2> "$mode.err" ||
+        { cat "$mode.err"; fail "mode=$mode failed"; }
+      cmp ref.out "$mode.out" || fail "mode=$mode prints something else than mode=off"
+      n=$(grep -c "iopoly: warning: array 'G' (512.0 KiB) has been read from disk" "$mode.err" || true)
+      [ "$n" = 1 ] || { cat "$mode.err"; fail "mode=$mode: $n thrash warnings for G, not 1"; }
+      if [ "$mode" = lower ]; then
+        grep -q "most of its fetches come from the loop at .*colwalk.c:18:.* in 'main'" "$mode.err" ||
+          { cat "$mode.err"; fail "mode=$mode: the warning does not name the loop"; }
+        # The stride is known where the address is an add recurrence (not
+        # at -O0, where every access reloads its pointer).
+        [ "$opt" = -O0 ] || grep -q "it walks 'G' across its rows" "$mode.err" ||
+          { cat "$mode.err"; fail "mode=$mode: the warning does not say how the loop walks G"; }
+      fi
+      grep -q "iopoly: progress [0-9]* s: 'G' .* read (.*/s)" "$mode.err" ||
+        { cat "$mode.err"; fail "mode=$mode: no progress line"; }
+      echo "thrash$opt mode=$mode: one warning naming the loop, progress reported"
     done
     ;;
   *) fail "unknown scenario" ;;
