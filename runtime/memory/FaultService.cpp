@@ -178,22 +178,23 @@ std::string describeCode(uintptr_t IP) {
   ::abort();
 }
 
-/// Maps [At, At + Len) as anonymous memory registered with userfaultfd.
+/// Maps [At, At + Len) as anonymous memory registered with userfaultfd. It
+/// is registered while still inaccessible and only then made accessible:
+/// an access in between must fault (and reach the service through the
+/// signal), never find plain anonymous memory and keep a page of zeros.
 bool registerRange(char *At, size_t Len) {
-  // The system call itself, as for views (FrameMemory.cpp): no access of
-  // the program's memory, whatever ThreadSanitizer's mmap would record.
-  if (::syscall(SYS_mmap, At, Len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE,
-                -1, 0) == -1)
+  // The system calls themselves, as for views (FrameMemory.cpp): no access
+  // of the program's memory, whatever ThreadSanitizer's mmap would record.
+  if (::syscall(SYS_mmap, At, Len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0) == -1)
     return false;
   uffdio_register Reg;
   std::memset(&Reg, 0, sizeof Reg);
   Reg.range.start = reinterpret_cast<uintptr_t>(At);
   Reg.range.len = Len;
   Reg.mode = UFFDIO_REGISTER_MODE_MISSING;
-  if (::ioctl(Uffd, UFFDIO_REGISTER, &Reg) == 0)
-    return true;
-  ::syscall(SYS_mmap, At, Len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
-  return false;
+  if (::ioctl(Uffd, UFFDIO_REGISTER, &Reg) != 0)
+    return false; // stays PROT_NONE: served through the signal
+  return ::mprotect(At, Len, PROT_READ | PROT_WRITE) == 0;
 }
 
 /// Serves the rest of \p A's faults through userfaultfd: its stripes
