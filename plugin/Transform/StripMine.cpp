@@ -350,14 +350,13 @@ void stripMine(Candidate &C, DiskPointers &DP, RuntimeABI &ABI, WindowPool &Pool
     Value *Limit = ABI.loadField(B, W3, RuntimeABI::FieldLimit, "strip.limit");
     Deltas.push_back(ABI.loadField(B, W3, RuntimeABI::FieldDelta, "strip.delta"));
     Value *Off = B.CreateSub(AddrI, Lo);
-    // The window covers offsets [0, limit + 63): the stream's accesses at
-    // an iteration whose lead offset is o lie in [o, o + Extent), inside
-    // while o + Extent <= limit + 63. Lead's offset below limit (false
-    // after a straddling access, which empties the window) and the top
-    // inside are the conditions to start at all.
+    // The window covers offsets [0, limit + 63) (an empty one has limit
+    // 0): the stream's accesses at an iteration whose lead offset is o lie
+    // in [o, o + Extent), inside while o + Extent <= limit + 63.
     Value *Top = B.CreateAdd(Limit, B.getInt64(MaxInlineAccess - 1), "strip.top");
     Value *Ext = B.getInt64(G.Extent);
-    Value *In = B.CreateAnd(B.CreateICmpULT(Off, Limit), B.CreateICmpULE(B.CreateAdd(Off, Ext), Top));
+    Value *In = B.CreateAnd(B.CreateICmpNE(Limit, B.getInt64(0)),
+                            B.CreateAnd(B.CreateICmpULE(Off, Top), B.CreateICmpUGE(B.CreateSub(Top, Off), Ext)));
     Value *Room;
     if (G.Step == 0)
       Room = N; // it stays where it is

@@ -245,8 +245,10 @@ extern "C" {
 
 void *__iopoly_translate(iopoly_window *W, void *Ptr, size_t Len, int Mode, const iopoly_site *Site) {
   uintptr_t P = reinterpret_cast<uintptr_t>(Ptr);
-  // Code built at -O0 calls here for every access, without the inline test.
-  if (P - W->lo < W->limit)
+  // Code built at -O0 calls here for every access, without the inline test;
+  // and the inline test leaves out the last 63 bytes of a window (it does
+  // not know the access's size): both are served here at once.
+  if (W->limit && P - W->lo <= W->limit + (IOPOLY_MAX_ACCESS - 1) - Len)
     return reinterpret_cast<void *>(P + W->delta);
   if (!iopoly_arena_size_ || P - arenaBegin() >= iopoly_arena_size_)
     return mapOrdinary(W, P);
