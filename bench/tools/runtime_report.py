@@ -327,7 +327,7 @@ def main():
               "did not wait for it (`IOPOLY_MODEL_WAIT=0`), so wall time is the real disk's. The model "
               "sees only iopoly's requests: the mmap rows have the kernel's counts instead (major faults "
               "and bytes read from storage, `/proc/self/io`)."
-              % (dm["name"], dm["latency_s"] * 1e3, dm["seq_latency_s"] * 1e3, dm["bandwidth_Bps"] / 2**20))
+              % (dm["name"], dm.get("latency_seconds", dm.get("latency_s")) * 1e3, dm.get("seq_latency_seconds", dm.get("seq_latency_s")) * 1e3, dm.get("bandwidth_bytes_per_second", dm.get("bandwidth_Bps")) / 2**20))
         w("")
         w("| N | matrix | limit MiB | version | stripe fetches (mmap: major faults) | bytes read (iopoly) "
           "| bytes read (kernel) | wall s | modeled I/O s | measured I/O s | CPU s (user+sys) | peak MiB "

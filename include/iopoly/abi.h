@@ -3,21 +3,23 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
  *
  * The one definition of what the plugin's lowering emits and the runtime
- * implements: the window of a lowered access site and the entry points
- * lowered code calls. The plugin (plugin/Support/RuntimeABI.cpp) builds its
- * IR types from the constants here, and test/plugin-unit/AbiLayoutTest.cpp
- * checks its generated struct layout against offsetof of this header.
- * Not a user API.
+ * implements: the window through which lowered accesses reach the stripe
+ * buffer, the source sites compiled code names, and the entry points lowered
+ * code calls. The plugin (plugin/Support/RuntimeABI.cpp) builds its IR types
+ * from the constants here, and test/plugin-unit/AbiLayoutTest.cpp checks its
+ * generated struct layouts against offsetof of this header. Not a user API.
  *
- * Every lowered load or store site owns a window in its function's frame.
- * The inline fast path is "off = p - lo; if (off < limit) access p + delta":
- * one subtraction, one compare, one add. A window maps either the stripe the
- * site holds attached (delta = frame - stripe address), or a run of attached
- * stripes mapped at their own addresses (views, runtime/memory/FrameMemory.h;
- * delta = 0), or a range of ordinary memory (delta = 0). limit keeps 63 bytes
- * of slack so that any access of up to 64 bytes that passes the test lies
- * inside the window; an empty window has limit 0. Everything else goes to
- * __iopoly_translate.
+ * A lowered function owns a small, fixed table of windows in its frame
+ * (at most IOPOLY_MAX_WINDOWS, however many access sites it has: sites that
+ * walk the same stream share one). The inline fast path is
+ * "off = p - lo; if (off < limit) access p + delta": one subtraction, one
+ * compare, one add. A window maps either the stripe it holds attached
+ * (delta = frame - stripe address), or a run of attached stripes mapped at
+ * their own addresses (views, runtime/memory/FrameMemory.h; delta = 0), or a
+ * range of ordinary memory (delta = 0), so that pointers the compiler cannot
+ * classify take the same test. limit keeps 63 bytes of slack so that any
+ * access of up to 64 bytes that passes the test lies inside the window; an
+ * empty window has limit 0. Everything else goes to __iopoly_translate.
  *===----------------------------------------------------------------------===*/
 #ifndef IOPOLY_ABI_H
 #define IOPOLY_ABI_H
@@ -27,8 +29,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/** Bumped whenever anything below changes layout or meaning. */
-#define IOPOLY_ABI_VERSION 1
+/** Bumped whenever anything below changes layout or meaning.
+ *  2: windows shared by sites (no per-window bounce buffer), source sites,
+ *     the shape of disk-resident globals. */
+#define IOPOLY_ABI_VERSION 2
 
 #ifdef __cplusplus
 extern "C" {
@@ -37,19 +41,21 @@ extern "C" {
 /** Largest single access the fast path serves (bytes). */
 #define IOPOLY_MAX_ACCESS 64
 
+/** Most windows a lowered function reserves (per-access sites and strip
+ *  drivers together): the frame the lowering adds is bounded by this many
+ *  times sizeof(struct iopoly_window). */
+#define IOPOLY_MAX_WINDOWS 64
+
 struct iopoly_window {
-  uintptr_t lo;       /* first address of the window */
-  uintptr_t limit;    /* fast path iff p - lo < limit */
-  intptr_t delta;     /* real address = p + delta */
+  uintptr_t lo;        /* first address of the window */
+  uintptr_t limit;     /* fast path iff p - lo < limit */
+  intptr_t delta;      /* real address = p + delta */
   iopoly_array *array; /* array of the attached stripes, or NULL */
-  size_t stripe;      /* first attached stripe */
-  size_t run;         /* number of attached stripes (views: a run) */
+  size_t stripe;       /* first attached stripe */
+  size_t run;          /* number of attached stripes (views: a run) */
   struct iopoly_window *next, *prev; /* this thread's windows holding stripes */
-  uintptr_t bounce_addr; /* access straddling two stripes: its address */
-  uint32_t bounce_len;   /* and length (0: none pending) */
-  uint32_t mode;
-  uint32_t flags;        /* IOPOLY_WINDOW_* */
-  unsigned char bounce[IOPOLY_MAX_ACCESS] __attribute__((aligned(64)));
+  uint32_t flags;      /* IOPOLY_WINDOW_* */
+  uint32_t reserved;
 };
 
 /* The window's stripes may not be taken back while it holds them: code
@@ -58,21 +64,42 @@ struct iopoly_window {
  * full the runtime may release their stripes (they translate again). */
 #define IOPOLY_WINDOW_PINNED 0x1
 
+/* A source location compiled code passes to the slow path, so that the
+ * runtime can say which loop makes an array thrash. Constant data of the
+ * compiled module; its address is the site's identity. */
+struct iopoly_site {
+  const char *file;     /* source file (NULL: unknown) */
+  const char *function; /* enclosing function (source name) */
+  uint32_t line, column; /* of the loop, else of the access (0: unknown) */
+  int64_t stride;       /* bytes the access moves per iteration of its
+                           innermost loop; 0 when not affine or unknown */
+};
+
 /* Slow path: makes \p win map an address range containing [p, p+len) and
- * returns the real address for p. Mode is IOPOLY_READ or IOPOLY_WRITE.
- * Stops the program with a message naming the array on an out-of-bounds
- * access or an I/O error (compiled code has no way to handle them). */
-IOPOLY_API void *__iopoly_translate(struct iopoly_window *win, void *p, size_t len, int mode);
+ * returns the real address for p. Mode is IOPOLY_READ or IOPOLY_WRITE. An
+ * access inside the window returns at once (code built at -O0 calls this
+ * for every access instead of testing inline). An
+ * access that straddles two stripes is served from this thread's bounce
+ * buffer: the returned address points there, and a store must be followed
+ * by __iopoly_commit before the next call. \p site may be NULL. Stops the
+ * program with a message naming the array on an out-of-bounds access or an
+ * I/O error (compiled code has no way to handle them). */
+IOPOLY_API void *__iopoly_translate(struct iopoly_window *win, void *p, size_t len, int mode,
+                                    const struct iopoly_site *site);
 /* After a store through the address __iopoly_translate returned: copies a
  * straddling access back into its two stripes (no-op otherwise). */
-IOPOLY_API void __iopoly_commit(struct iopoly_window *win);
-/* At function exit: releases the stripe the window holds. */
+IOPOLY_API void __iopoly_commit(void);
+/* At a loop-nest or function exit: releases the stripes the window holds
+ * (compiled code calls it only when win->array is not NULL). */
 IOPOLY_API void __iopoly_window_release(struct iopoly_window *win);
 
 /* Module constructor for a disk-resident global: creates or reopens the
- * array \p name of \p bytes bytes, zero-filled, then copies \p init (NULL:
- * all zero) into it, and stores its base address into *slot. */
-IOPOLY_API void __iopoly_global_init(const char *name, size_t bytes, const void *init, void **slot);
+ * array \p name with elements of \p elem_size bytes in \p ndims dimensions
+ * \p dims, as declared (double A[1024][1024]: 8, 2, {1024, 1024}), so that
+ * other programs can iopoly_open it; zero-filled, then \p init (NULL: all
+ * zero) copied in. Stores its base address into *slot. */
+IOPOLY_API void __iopoly_global_init(const char *name, size_t elem_size, int ndims, const size_t *dims,
+                                     const void *init, void **slot);
 
 /* Module constructor: warns once if the striping the compiler assumed
  * (-fplugin-arg-iopoly-stripe/disks) differs from the runtime's. */

@@ -30,6 +30,11 @@ namespace {
 class IOPolyAction : public PluginASTAction {
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, llvm::StringRef) override {
     CI.getCodeGenOpts().PassBuilderCallbacks.push_back(registerIOPolyPasses);
+    // Source locations in the IR (not in the object file), as -Rpass asks
+    // for: the lowering names the loop of each access site for the
+    // runtime's thrash warnings, and remarks point at source lines.
+    if (mode() != Mode::Off && CI.getCodeGenOpts().getDebugInfo() == llvm::codegenoptions::NoDebugInfo)
+      CI.getCodeGenOpts().setDebugInfo(llvm::codegenoptions::LocTrackingOnly);
     return std::make_unique<DiskResidentDecls>(CI);
   }
 

@@ -38,11 +38,25 @@ void IOPolyPragmaHandler::HandlePragma(Preprocessor &PP, PragmaIntroducer Introd
   DiskResidentPragma P;
   P.Loc = First.getLocation();
   while (true) {
+    // A name, maybe qualified: [::] identifier { :: identifier }
     PP.Lex(Tok);
-    if (Tok.isNot(tok::identifier))
-      return Error(Tok, "expected the name of an array or pointer in '#pragma iopoly disk_resident'");
-    P.Names.push_back({Tok.getIdentifierInfo()->getName().str(), Tok.getLocation()});
-    PP.Lex(Tok);
+    std::string Name;
+    SourceLocation Loc = Tok.getLocation();
+    if (Tok.is(tok::coloncolon)) {
+      Name = "::";
+      PP.Lex(Tok);
+    }
+    while (true) {
+      if (Tok.isNot(tok::identifier))
+        return Error(Tok, "expected the name of an array or pointer in '#pragma iopoly disk_resident'");
+      Name += Tok.getIdentifierInfo()->getName().str();
+      PP.Lex(Tok);
+      if (Tok.isNot(tok::coloncolon))
+        break;
+      Name += "::";
+      PP.Lex(Tok);
+    }
+    P.Names.push_back({Name, Loc});
     if (Tok.is(tok::r_paren))
       break;
     if (Tok.isNot(tok::comma))

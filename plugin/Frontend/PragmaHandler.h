@@ -2,7 +2,8 @@
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Grammar:  #pragma iopoly disk_resident ( identifier { , identifier } )
+// Grammar:  #pragma iopoly disk_resident ( name { , name } )
+//           name: [::] identifier { :: identifier }   (qualified in C++)
 // The handler only parses; DiskResidentDecls resolves the names once the
 // enclosing function (or the translation unit) has been parsed.
 //

@@ -12,10 +12,18 @@
 #ifndef IOPOLY_PLUGIN_SUPPORT_DISKRESIDENTREGISTRY_H
 #define IOPOLY_PLUGIN_SUPPORT_DISKRESIDENTREGISTRY_H
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
+
+namespace llvm {
+class LLVMContext;
+class MDNode;
+} // namespace llvm
 
 namespace iopoly {
 
@@ -26,11 +34,37 @@ inline constexpr const char *AnnotationPrefix = "iopoly.disk_resident:";
 /// Metadata kind on disk-resident globals and on marker calls.
 inline constexpr const char *DiskResidentMD = "iopoly.disk_resident";
 
+/// The shape of a disk-resident global as declared (double A[8][4]:
+/// element 8 bytes, dims {8, 4}); empty dims when unknown.
+struct ArrayShape {
+  uint64_t ElemSize = 0;
+  llvm::SmallVector<uint64_t, 4> Dims;
+};
+
+/// A file-scope disk-resident global: its symbol in the IR, the array
+/// name (its file name: C++ "ns::A" becomes "ns.A") and its shape.
+struct DiskResidentGlobal {
+  std::string Symbol;
+  std::string Name;
+  ArrayShape Shape;
+};
+
 /// Records a file-scope disk-resident global of the current translation
 /// unit (frontend side).
-void registerDiskResidentGlobal(llvm::StringRef Name);
-/// Takes the names recorded so far (IR side).
-std::vector<std::string> takeDiskResidentGlobals();
+void registerDiskResidentGlobal(const DiskResidentGlobal &G);
+/// Takes the globals recorded so far (IR side).
+std::vector<DiskResidentGlobal> takeDiskResidentGlobals();
+
+/// The annotation text of a global: "iopoly.disk_resident:<name>" and, when
+/// the shape is known, ":<elem>:<d1>x<d2>...".
+std::string annotationText(llvm::StringRef Name, const ArrayShape &Shape);
+/// Parses what follows AnnotationPrefix in an annotation.
+void parseAnnotation(llvm::StringRef Text, std::string &Name, ArrayShape &Shape);
+
+/// !iopoly.disk_resident: !{!"name"} or !{!"name", i64 elem, i64 d1, ...}.
+llvm::MDNode *diskResidentNode(llvm::LLVMContext &Ctx, llvm::StringRef Name, const ArrayShape &Shape);
+/// The shape recorded in such a node (ElemSize 0 if none).
+ArrayShape shapeOfNode(const llvm::MDNode *N);
 
 } // namespace iopoly
 

@@ -14,7 +14,12 @@
 #include "iopoly/abi.h"
 
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/DebugLoc.h"
 #include "llvm/IR/Module.h"
+
+#include <map>
+#include <string>
+#include <tuple>
 
 namespace iopoly {
 
@@ -23,17 +28,21 @@ constexpr uint64_t MaxInlineAccess = IOPOLY_MAX_ACCESS;
 /// Attach modes of __iopoly_translate.
 constexpr int ModeRead = IOPOLY_READ, ModeWrite = IOPOLY_WRITE;
 
+/// Most windows one function reserves (include/iopoly/abi.h).
+constexpr unsigned MaxWindows = IOPOLY_MAX_WINDOWS;
+
 struct RuntimeABI {
   explicit RuntimeABI(llvm::Module &M);
 
   /// struct iopoly_window { i64 lo, limit, delta; ptr array; i64 stripe,
-  ///   run; ptr next, prev; i64 bounce_addr; i32 bounce_len, mode, flags;
-  ///   [gap x i8]; [64 x i8] bounce }, allocated with align 64
+  ///   run; ptr next, prev; i32 flags, reserved }
   llvm::StructType *Window;
-  llvm::FunctionCallee Translate;     ///< ptr (ptr win, ptr p, i64 len, i32 mode)
-  llvm::FunctionCallee Commit;        ///< void (ptr win)
+  /// struct iopoly_site { ptr file, function; i32 line, column; i64 stride }
+  llvm::StructType *Site;
+  llvm::FunctionCallee Translate;     ///< ptr (ptr win, ptr p, i64 len, i32 mode, ptr site)
+  llvm::FunctionCallee Commit;        ///< void ()
   llvm::FunctionCallee WindowRelease; ///< void (ptr win)
-  llvm::FunctionCallee GlobalInit;    ///< void (ptr name, i64 bytes, ptr init, ptr slot)
+  llvm::FunctionCallee GlobalInit;    ///< void (ptr name, i64 elem, i32 ndims, ptr dims, ptr init, ptr slot)
   llvm::FunctionCallee CheckStriping; ///< void (i64 stripe, i64 disks, ptr module)
   llvm::FunctionCallee Memset;        ///< void (ptr, i32, i64)
   llvm::FunctionCallee Memcpy;        ///< void (ptr, ptr, i64)
@@ -49,22 +58,34 @@ struct RuntimeABI {
     FieldRun,
     FieldNext,
     FieldPrev,
-    FieldBounceAddr,
-    FieldBounceLen,
-    FieldMode,
     FieldFlags,
-    FieldAlignGap, ///< padding up to the 64-byte aligned bounce buffer
-    FieldBounce,
+    FieldReserved,
     NumFields
   };
+  /// Field indices of Site.
+  enum : unsigned { SiteFile, SiteFunction, SiteLine, SiteColumn, SiteStride, NumSiteFields };
 
-  /// A new, empty window in \p F's entry block (limit 0 fails every fast
-  /// test; nothing attached). The caller must release it at every exit.
-  /// \p Pinned: code keeps its delta across accesses (strips), so the
-  /// runtime must not take its stripes back when the buffer is full.
-  llvm::AllocaInst *createWindow(llvm::Function &F, bool Pinned) const;
+  /// A table of \p Count empty windows in \p F's entry block (limit 0 fails
+  /// every fast test; nothing attached); the caller releases them at every
+  /// exit. \p Pinned: code keeps their delta across accesses (strips), so
+  /// the runtime must not take their stripes back when the buffer is full.
+  llvm::AllocaInst *createWindows(llvm::Function &F, unsigned Count, bool Pinned, const llvm::Twine &Name) const;
+  /// The address of window \p Index of table \p Table.
+  llvm::Value *window(llvm::IRBuilderBase &B, llvm::AllocaInst *Table, unsigned Index) const;
   /// Loads field \p Field (lo, limit or delta) of window \p W.
   llvm::Value *loadField(llvm::IRBuilderBase &B, llvm::Value *W, unsigned Field, const llvm::Twine &Name) const;
+  /// At \p B's insertion point: releases window \p W if it holds stripes
+  /// (one load and a branch when it does not).
+  void releaseIfHeld(llvm::IRBuilderBase &B, llvm::Value *W) const;
+  /// A constant struct iopoly_site for \p Loc (the loop or access) in
+  /// \p F, \p Stride bytes per iteration (0: unknown); one per distinct
+  /// value in the module.
+  llvm::Constant *site(llvm::Function &F, const llvm::DebugLoc &Loc, int64_t Stride);
+
+private:
+  llvm::Module &M;
+  std::map<std::tuple<std::string, unsigned, unsigned, std::string, int64_t>, llvm::Constant *> Sites;
+  std::map<std::string, llvm::Constant *> Strings;
 };
 
 /// Name of the marker function iopoly-mark wraps disk-resident pointers in.

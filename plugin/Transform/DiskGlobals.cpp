@@ -53,17 +53,43 @@ static void rewriteGlobal(Module &M, GlobalVariable *G, RuntimeABI &ABI) {
   LLVMContext &Ctx = M.getContext();
   const DataLayout &DL = M.getDataLayout();
   std::string Name = G->getName().str();
+  // The array's own name (the pragma's, C++ scopes as dots), not the symbol.
+  std::string ArrayName = Name;
+  if (MDNode *N = G->getMetadata(DiskResidentMD))
+    if (N->getNumOperands())
+      if (auto *S = dyn_cast<MDString>(N->getOperand(0)))
+        ArrayName = S->getString().str();
   Type *Ptr = PointerType::getUnqual(Ctx);
   bool Defined = !G->isDeclaration();
   auto *Slot = new GlobalVariable(M, Ptr, /*isConstant=*/false,
                                   Defined ? G->getLinkage() : GlobalValue::ExternalLinkage,
                                   Defined ? ConstantPointerNull::get(cast<PointerType>(Ptr)) : nullptr,
                                   Name + ".iopoly");
-  Slot->setMetadata(SlotMD, MDNode::get(Ctx, MDString::get(Ctx, Name)));
+  Slot->setMetadata(SlotMD, MDNode::get(Ctx, MDString::get(Ctx, ArrayName)));
   Slot->setMetadata(DiskResidentMD, G->getMetadata(DiskResidentMD));
 
   if (Defined) {
     uint64_t Bytes = DL.getTypeAllocSize(G->getValueType());
+    // The shape as declared (from the frontend), else from the IR type (a
+    // nest of arrays), else bytes.
+    ArrayShape Shape = shapeOfNode(G->getMetadata(DiskResidentMD));
+    uint64_t Product = Shape.ElemSize;
+    for (uint64_t D : Shape.Dims)
+      Product *= D;
+    if (!Shape.ElemSize || Product != Bytes) {
+      Shape = ArrayShape();
+      Type *T = G->getValueType();
+      while (auto *AT = dyn_cast<ArrayType>(T)) {
+        Shape.Dims.push_back(AT->getNumElements());
+        T = AT->getElementType();
+      }
+      Shape.ElemSize = DL.getTypeAllocSize(T);
+      Product = Shape.ElemSize;
+      for (uint64_t D : Shape.Dims)
+        Product *= D;
+      if (Shape.Dims.empty() || Product != Bytes)
+        Shape = ArrayShape{1, {Bytes}};
+    }
     Constant *InitArg = ConstantPointerNull::get(cast<PointerType>(Ptr));
     if (!G->getInitializer()->isNullValue()) {
       auto *Init = new GlobalVariable(M, G->getValueType(), /*isConstant=*/true, GlobalValue::PrivateLinkage,
@@ -74,8 +100,14 @@ static void rewriteGlobal(Module &M, GlobalVariable *G, RuntimeABI &ABI) {
     auto *Ctor = Function::Create(FunctionType::get(Type::getVoidTy(Ctx), false), GlobalValue::InternalLinkage,
                                   "iopoly.init." + Name, M);
     IRBuilder<> B(BasicBlock::Create(Ctx, "entry", Ctor));
-    B.CreateCall(ABI.GlobalInit,
-                 {B.CreateGlobalStringPtr(Name, "iopoly.name." + Name), B.getInt64(Bytes), InitArg, Slot});
+    SmallVector<Constant *, 4> DimC;
+    for (uint64_t D : Shape.Dims)
+      DimC.push_back(B.getInt64(D));
+    auto *DimT = ArrayType::get(B.getInt64Ty(), DimC.size());
+    auto *Dims = new GlobalVariable(M, DimT, /*isConstant=*/true, GlobalValue::PrivateLinkage,
+                                    ConstantArray::get(DimT, DimC), Name + ".iopoly.dims");
+    B.CreateCall(ABI.GlobalInit, {B.CreateGlobalStringPtr(ArrayName, "iopoly.name." + Name),
+                                  B.getInt64(Shape.ElemSize), B.getInt32(Shape.Dims.size()), Dims, InitArg, Slot});
     B.CreateRetVoid();
     appendToGlobalCtors(M, Ctor, CtorPriority);
   }

@@ -8,6 +8,7 @@
 #include "Support/RuntimeABI.h"
 #include "Transform/DiskGlobals.h"
 
+#include "llvm/Analysis/MemoryBuiltins.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Metadata.h"
@@ -155,6 +156,91 @@ DiskPointers::DiskPointers(Module &M) {
 const DiskOrigin *DiskPointers::originOf(const Value *P) const {
   auto It = Derived.find(P);
   return It == Derived.end() ? nullptr : &Origins[It->second];
+}
+
+/// Calls whose result is fresh ordinary memory (C and C++ allocators; not
+/// realloc, which returns disk-resident memory it is given).
+static bool returnsOrdinaryMemory(const CallBase &CB) {
+  const Function *F = CB.getCalledFunction();
+  if (!F)
+    return false;
+  StringRef N = F->getName();
+  return N == "malloc" || N == "calloc" || N == "aligned_alloc" || N == "memalign" || N == "valloc" ||
+         N == "strdup" || N == "strndup" || N == "_Znwm" || N == "_Znam" || N == "_ZnwmRKSt9nothrow_t" ||
+         N == "_ZnamRKSt9nothrow_t" || N == "_ZnwmSt11align_val_t" || N == "_ZnamSt11align_val_t";
+}
+
+bool DiskPointers::rootsMayBeDisk(const Value *P) {
+  auto It = MayBeDisk.find(P);
+  if (It != MayBeDisk.end())
+    return It->second;
+  SmallVector<const Value *, 16> Work{P};
+  SmallPtrSet<const Value *, 16> Seen;
+  bool Maybe = false;
+  while (!Work.empty() && !Maybe) {
+    const Value *V = Work.pop_back_val();
+    if (!Seen.insert(V).second)
+      continue;
+    if (Seen.size() > 64 || Derived.count(V)) {
+      Maybe = true; // too far to follow, or reaches a disk-resident pointer
+      break;
+    }
+    if (auto *GEP = dyn_cast<GEPOperator>(V)) {
+      Work.push_back(GEP->getPointerOperand());
+    } else if (auto *C = dyn_cast<CastInst>(V)) {
+      if (isa<IntToPtrInst>(C))
+        Maybe = true;
+      else
+        Work.push_back(C->getOperand(0));
+    } else if (auto *CE = dyn_cast<ConstantExpr>(V)) {
+      if (CE->getOpcode() == Instruction::IntToPtr)
+        Maybe = true;
+      else if (CE->getNumOperands())
+        Work.push_back(CE->getOperand(0));
+    } else if (auto *Phi = dyn_cast<PHINode>(V)) {
+      for (const Value *In : Phi->incoming_values())
+        Work.push_back(In);
+    } else if (auto *Sel = dyn_cast<SelectInst>(V)) {
+      Work.push_back(Sel->getTrueValue());
+      Work.push_back(Sel->getFalseValue());
+    } else if (auto *Fr = dyn_cast<FreezeInst>(V)) {
+      Work.push_back(Fr->getOperand(0));
+    } else if (isa<AllocaInst>(V) || isa<GlobalValue>(V) || isa<ConstantPointerNull>(V) || isa<UndefValue>(V) ||
+               isa<ConstantData>(V)) {
+      // the stack, globals (disk-resident ones were replaced by slots),
+      // constants: ordinary
+    } else if (auto *A = dyn_cast<Argument>(V)) {
+      if (!A->hasByValAttr())
+        Maybe = true; // a by-value copy lives in the caller's frame
+    } else if (auto *CB = dyn_cast<CallBase>(V)) {
+      if (auto *II = dyn_cast<IntrinsicInst>(CB)) {
+        switch (II->getIntrinsicID()) {
+        case Intrinsic::threadlocal_address:
+        case Intrinsic::ptrmask:
+        case Intrinsic::launder_invariant_group:
+        case Intrinsic::strip_invariant_group:
+          Work.push_back(II->getArgOperand(0));
+          continue;
+        default:
+          break;
+        }
+      }
+      if (!returnsOrdinaryMemory(*CB))
+        Maybe = true;
+    } else {
+      Maybe = true; // loads, integer casts, anything else
+    }
+  }
+  MayBeDisk[P] = Maybe;
+  return Maybe;
+}
+
+const DiskOrigin *DiskPointers::classify(const Value *P) {
+  if (Lowered.count(P))
+    return nullptr;
+  if (const DiskOrigin *O = originOf(P))
+    return O;
+  return rootsMayBeDisk(P) ? &Unknown : nullptr;
 }
 
 void DiskPointers::addDerived(const Value *New, const Value *Old) {

@@ -34,9 +34,9 @@ static StringRef annotationOf(const CallInst &CI) {
 PreservedAnalyses MarkDiskResidentPass::run(Module &M, ModuleAnalysisManager &) {
   LLVMContext &Ctx = M.getContext();
   bool Changed = false;
-  for (const std::string &Name : takeDiskResidentGlobals())
-    if (GlobalVariable *G = M.getGlobalVariable(Name, /*AllowInternal=*/true)) {
-      G->setMetadata(DiskResidentMD, MDNode::get(Ctx, MDString::get(Ctx, Name)));
+  for (const DiskResidentGlobal &D : takeDiskResidentGlobals())
+    if (GlobalVariable *G = M.getGlobalVariable(D.Symbol, /*AllowInternal=*/true)) {
+      G->setMetadata(DiskResidentMD, diskResidentNode(Ctx, D.Name, D.Shape));
       Changed = true;
     }
 
@@ -51,8 +51,10 @@ PreservedAnalyses MarkDiskResidentPass::run(Module &M, ModuleAnalysisManager &) 
         auto *Str = CS ? dyn_cast<GlobalVariable>(CS->getOperand(1)->stripPointerCasts()) : nullptr;
         auto *Data = Str && Str->hasInitializer() ? dyn_cast<ConstantDataArray>(Str->getInitializer()) : nullptr;
         if (G && Data && Data->isCString() && Data->getAsCString().starts_with(AnnotationPrefix)) {
-          StringRef Name = Data->getAsCString().drop_front(StringRef(AnnotationPrefix).size());
-          G->setMetadata(DiskResidentMD, MDNode::get(Ctx, MDString::get(Ctx, Name)));
+          std::string Name;
+          ArrayShape Shape;
+          parseAnnotation(Data->getAsCString().drop_front(StringRef(AnnotationPrefix).size()), Name, Shape);
+          G->setMetadata(DiskResidentMD, diskResidentNode(Ctx, Name, Shape));
           Changed = true;
           continue;
         }

@@ -4,8 +4,11 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Transform/StripMine.h"
+#include "Support/RemarkOnce.h"
 #include "Support/RuntimeABI.h"
 #include "Transform/DiskPointers.h"
+#include "Transform/StreamKey.h"
+#include "Transform/WindowPool.h"
 
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
@@ -17,9 +20,15 @@
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/LoopSimplify.h"
 #include "llvm/Transforms/Utils/LoopUtils.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
+
+#include <climits>
+#include <map>
+#include <set>
+#include <tuple>
 
 #define DEBUG_TYPE "iopoly"
 
@@ -33,6 +42,11 @@ namespace {
 /// per-access lowering: a strip costs a few translations at loop entry.
 constexpr uint64_t MinTripCount = 4;
 
+/// Strip windows for streams that only read, and for streams that write
+/// (WindowPool::StripShare together).
+constexpr unsigned StripReads = 20, StripWrites = 12;
+static_assert(StripReads + StripWrites == WindowPool::StripShare, "the strip windows are split in two");
+
 struct Access {
   Instruction *I;
   Value *Ptr;
@@ -40,8 +54,22 @@ struct Access {
   int64_t Step;
   uint64_t Size;
   bool Store;
-  std::string Array;
-  Value *StartV = nullptr; ///< Start expanded in the preheader
+  const DiskOrigin *Origin;
+  int64_t Offset = 0; ///< constant part of Start (its stream key's offset)
+};
+
+/// Accesses of one stream (same step, starts a small constant apart): one
+/// window serves them all. Their addresses at iteration i are
+/// Lead + i * Step + [0, Extent).
+struct Group {
+  std::vector<size_t> Members; ///< indices into Candidate::Accesses
+  size_t Lead = 0;             ///< the member with the lowest address
+  int64_t Extent = 0;          ///< bytes from Lead's address to the end of the highest access
+  int64_t Step = 0;
+  bool Store = false;
+  const SCEV *Base = nullptr; ///< the array it walks (pointer base)
+  unsigned Slot = 0;       ///< its window among the strip windows of its kind
+  Value *StartV = nullptr; ///< Lead's start, expanded in the preheader
 };
 
 struct Candidate {
@@ -49,6 +77,7 @@ struct Candidate {
   BasicBlock *PH, *Header, *Latch, *Exit;
   Value *Total = nullptr; ///< iterations of one loop entry (i64)
   std::vector<Access> Accesses;
+  std::vector<Group> Groups;
 };
 
 Value *pointerOperand(Instruction *I) {
@@ -58,7 +87,8 @@ Value *pointerOperand(Instruction *I) {
 }
 
 /// Checks the shape of \p L; "" when it can be strip-mined, else why not.
-std::string checkLoop(Loop *L, Candidate &C, DiskPointers &DP, DominatorTree &DT, ScalarEvolution &SE) {
+std::string checkLoop(Loop *L, Candidate &C, DiskPointers &DP, DominatorTree &DT, ScalarEvolution &SE,
+                      unsigned MaxReads, unsigned MaxWrites) {
   C.L = L;
   C.PH = L->getLoopPreheader();
   C.Header = L->getHeader();
@@ -92,27 +122,137 @@ std::string checkLoop(Loop *L, Candidate &C, DiskPointers &DP, DominatorTree &DT
       if (!isa<LoadInst>(I) && !isa<StoreInst>(I))
         continue;
       Value *Ptr = pointerOperand(&I);
-      const DiskOrigin *O = DP.originOf(Ptr);
+      const DiskOrigin *O = DP.classify(Ptr);
       if (!O)
         continue;
       bool Simple = isa<LoadInst>(I) ? cast<LoadInst>(I).isSimple() : cast<StoreInst>(I).isSimple();
       Type *Ty = isa<LoadInst>(I) ? I.getType() : cast<StoreInst>(I).getValueOperand()->getType();
       uint64_t Size = DL.getTypeStoreSize(Ty);
-      auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(Ptr));
-      if (!Simple || Size == 0 || Size > MaxInlineAccess || !AR || AR->getLoop() != L || !AR->isAffine())
+      if (!Simple || Size == 0 || Size > MaxInlineAccess)
+        continue;
+      const SCEV *Addr = SE.getSCEV(Ptr);
+      if (SE.isLoopInvariant(Addr, L)) {
+        // The same address in every iteration (a sum kept in memory):
+        // a stream that never moves.
+        C.Accesses.push_back({&I, Ptr, Addr, 0, Size, isa<StoreInst>(I), O});
+        continue;
+      }
+      auto *AR = dyn_cast<SCEVAddRecExpr>(Addr);
+      if (!AR || AR->getLoop() != L || !AR->isAffine())
         continue;
       auto *Step = dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE));
       if (!Step || Step->getAPInt().isZero() || Step->getAPInt().abs().ugt(1u << 30))
         continue;
       if (!SE.isLoopInvariant(AR->getStart(), L))
         continue;
-      C.Accesses.push_back({&I, Ptr, AR->getStart(), Step->getAPInt().getSExtValue(), Size, isa<StoreInst>(I),
-                            O->Name});
+      C.Accesses.push_back({&I, Ptr, AR->getStart(), Step->getAPInt().getSExtValue(), Size, isa<StoreInst>(I), O});
     }
   }
   if (C.Accesses.empty())
     return "none of its disk-resident accesses is affine and unconditional";
+  // Streams: the same step and starts a small constant apart.
+  std::vector<StreamKey> Keys;
+  for (Access &A : C.Accesses) {
+    auto [Base, Off] = splitConstant(SE, A.Start);
+    A.Offset = Off;
+    Keys.push_back({Base, Off, A.Step});
+  }
+  std::vector<unsigned> StreamOf = groupStreamKeys(Keys);
+  for (size_t K = 0; K < C.Accesses.size(); ++K) {
+    if (StreamOf[K] >= C.Groups.size())
+      C.Groups.resize(StreamOf[K] + 1);
+    C.Groups[StreamOf[K]].Members.push_back(K);
+  }
+  for (Group &G : C.Groups)
+    for (size_t M : G.Members)
+      G.Store |= C.Accesses[M].Store;
+  // More streams than strip windows of their kind: the rest is tested
+  // access by access.
+  unsigned Reads = 0, Writes = 0;
+  std::vector<Access> Kept;
+  std::vector<Group> KeptGroups;
+  for (Group &G : C.Groups) {
+    if (G.Store ? Writes >= MaxWrites : Reads >= MaxReads)
+      continue;
+    ++(G.Store ? Writes : Reads);
+    for (size_t &M : G.Members) {
+      Kept.push_back(C.Accesses[M]);
+      M = Kept.size() - 1;
+    }
+    KeptGroups.push_back(std::move(G));
+  }
+  C.Accesses = std::move(Kept);
+  C.Groups = std::move(KeptGroups);
+  for (Group &G : C.Groups) {
+    const Access &First = C.Accesses[G.Members[0]];
+    G.Step = First.Step;
+    G.Lead = G.Members[0];
+    int64_t End = INT64_MIN;
+    for (size_t M : G.Members) {
+      const Access &A = C.Accesses[M];
+      if (A.Offset < C.Accesses[G.Lead].Offset)
+        G.Lead = M;
+      End = std::max<int64_t>(End, A.Offset + static_cast<int64_t>(A.Size));
+    }
+    G.Extent = End - C.Accesses[G.Lead].Offset;
+    G.Base = SE.getPointerBase(C.Accesses[G.Lead].Start);
+  }
   return "";
+}
+
+/// Gives every stream its window: the k-th stream of an array (pointer
+/// base) and kind in a loop keeps its window from loop to loop (after
+/// unrolling, rows i and i+1 of a column walk are two streams of one
+/// array), so that loops that take turns (a j loop running an i loop over A
+/// and one over Q) do not take each other's stripes away. When the windows
+/// run out, a stream takes the window least recently given to a loop (the
+/// loops nearby in the program, which are the ones likely to take turns,
+/// keep theirs). Two streams of one loop never share.
+void assignSlots(std::vector<Candidate> &Cands, unsigned MaxReads, unsigned MaxWrites, unsigned &Reads,
+                 unsigned &Writes) {
+  using Key = std::tuple<const SCEV *, bool, unsigned>;
+  std::map<Key, unsigned> SlotOf;
+  std::map<std::pair<bool, unsigned>, size_t> LastUse; // slot -> loop that last used it
+  Reads = Writes = 0;
+  for (size_t L = 0; L < Cands.size(); ++L) {
+    Candidate &C = Cands[L];
+    std::set<std::pair<bool, unsigned>> Taken;
+    std::map<std::pair<const SCEV *, bool>, unsigned> Rank;
+    std::vector<Key> Keys;
+    for (Group &G : C.Groups)
+      Keys.emplace_back(G.Base, G.Store, Rank[{G.Base, G.Store}]++);
+    // Streams whose window is still theirs first.
+    for (size_t K = 0; K < C.Groups.size(); ++K) {
+      Group &G = C.Groups[K];
+      auto It = SlotOf.find(Keys[K]);
+      G.Slot = UINT_MAX;
+      if (It != SlotOf.end() && Taken.insert({G.Store, It->second}).second)
+        G.Slot = It->second;
+    }
+    for (size_t K = 0; K < C.Groups.size(); ++K) {
+      Group &G = C.Groups[K];
+      if (G.Slot == UINT_MAX) {
+        unsigned &Used = G.Store ? Writes : Reads, Max = G.Store ? MaxWrites : MaxReads;
+        unsigned Slot = UINT_MAX;
+        if (Used < Max) {
+          Slot = Used++; // a window of its own
+        } else {
+          size_t Oldest = SIZE_MAX;
+          for (unsigned S = 0; S < Max; ++S)
+            if (!Taken.count({G.Store, S}) && LastUse[{G.Store, S}] < Oldest) {
+              Oldest = LastUse[{G.Store, S}];
+              Slot = S;
+            }
+          for (auto It = SlotOf.begin(); It != SlotOf.end();)
+            It = std::get<1>(It->first) == G.Store && It->second == Slot ? SlotOf.erase(It) : std::next(It);
+        }
+        Taken.insert({G.Store, Slot});
+        G.Slot = Slot;
+        SlotOf[Keys[K]] = Slot;
+      }
+      LastUse[{G.Store, G.Slot}] = L;
+    }
+  }
 }
 
 /// Expands the trip count and the start addresses in the preheader.
@@ -125,17 +265,19 @@ bool expandInPreheader(Candidate &C, ScalarEvolution &SE) {
   const SCEV *Total = SE.getAddExpr(SE.getZeroExtendExpr(BTC, I64), SE.getOne(I64));
   if (!Exp.isSafeToExpandAt(Total, At))
     return false;
-  for (Access &A : C.Accesses)
-    if (!Exp.isSafeToExpandAt(A.Start, At))
+  for (Group &G : C.Groups)
+    if (!Exp.isSafeToExpandAt(C.Accesses[G.Lead].Start, At))
       return false;
   C.Total = Exp.expandCodeFor(Total, I64, At);
-  for (Access &A : C.Accesses)
-    A.StartV = Exp.expandCodeFor(A.Start, A.Ptr->getType(), At);
+  for (Group &G : C.Groups) {
+    const Access &Lead = C.Accesses[G.Lead];
+    G.StartV = Exp.expandCodeFor(Lead.Start, Lead.Ptr->getType(), At);
+  }
   return true;
 }
 
 /// The strip driver: see the file comment of StripMine.h.
-void stripMine(Candidate &C, DiskPointers &DP, RuntimeABI &ABI, SmallVectorImpl<AllocaInst *> &Windows) {
+void stripMine(Candidate &C, DiskPointers &DP, RuntimeABI &ABI, WindowPool &Pool) {
   Function &F = *C.Header->getParent();
   LLVMContext &Ctx = F.getContext();
   Type *I64 = Type::getInt64Ty(Ctx);
@@ -178,17 +320,19 @@ void stripMine(Candidate &C, DiskPointers &DP, RuntimeABI &ABI, SmallVectorImpl<
     DP.addDerived(Carry, &P);
   }
 
-  // Translate each access at iteration `done` (calling the runtime only if
+  // Translate each stream at iteration `done` (calling the runtime only if
   // its window does not hold that address yet) and count how many
-  // iterations it stays inside the window.
+  // iterations all its accesses stay inside the window.
   Value *N = B.CreateSub(C.Total, Done, "strip.remaining");
   SmallVector<Value *, 8> Deltas;
   BasicBlock *Cur = Head;
-  for (Access &A : C.Accesses) {
-    AllocaInst *W = ABI.createWindow(F, /*Pinned=*/true);
-    Windows.push_back(W);
+  for (size_t GI = 0; GI < C.Groups.size(); ++GI) {
+    Group &G = C.Groups[GI];
+    const Access &Lead = C.Accesses[G.Lead];
     B.SetInsertPoint(Cur);
-    Value *Addr = B.CreateGEP(B.getInt8Ty(), A.StartV, B.CreateMul(Done, B.getInt64(A.Step)), "strip.addr");
+    Value *W = Pool.strip(B, G.Slot, G.Store);
+    Value *Addr = G.Step ? B.CreateGEP(B.getInt8Ty(), G.StartV, B.CreateMul(Done, B.getInt64(G.Step)), "strip.addr")
+                         : G.StartV;
     Value *AddrI = B.CreatePtrToInt(Addr, I64);
     Value *Held = B.CreateICmpULT(B.CreateSub(AddrI, ABI.loadField(B, W, RuntimeABI::FieldLo, "")),
                                   ABI.loadField(B, W, RuntimeABI::FieldLimit, ""));
@@ -196,23 +340,30 @@ void stripMine(Candidate &C, DiskPointers &DP, RuntimeABI &ABI, SmallVectorImpl<
     BasicBlock *Cont = BasicBlock::Create(Ctx, "strip.cont", &F, C.Header);
     B.CreateCondBr(Held, Cont, Call, Likely);
     B.SetInsertPoint(Call);
-    B.CreateCall(ABI.Translate, {W, Addr, B.getInt64(A.Size), B.getInt32(A.Store ? ModeWrite : ModeRead)});
+    Value *W2 = Pool.strip(B, G.Slot, G.Store);
+    B.CreateCall(ABI.Translate, {W2, Addr, B.getInt64(Lead.Size), B.getInt32(G.Store ? ModeWrite : ModeRead),
+                                 ABI.site(F, C.L->getStartLoc() ? C.L->getStartLoc() : Lead.I->getDebugLoc(), G.Step)});
     B.CreateBr(Cont);
     B.SetInsertPoint(Cont);
-    Value *Lo = ABI.loadField(B, W, RuntimeABI::FieldLo, "strip.lo");
-    Value *Limit = ABI.loadField(B, W, RuntimeABI::FieldLimit, "strip.limit");
-    Deltas.push_back(ABI.loadField(B, W, RuntimeABI::FieldDelta, "strip.delta"));
+    Value *W3 = Pool.strip(B, G.Slot, G.Store);
+    Value *Lo = ABI.loadField(B, W3, RuntimeABI::FieldLo, "strip.lo");
+    Value *Limit = ABI.loadField(B, W3, RuntimeABI::FieldLimit, "strip.limit");
+    Deltas.push_back(ABI.loadField(B, W3, RuntimeABI::FieldDelta, "strip.delta"));
     Value *Off = B.CreateSub(AddrI, Lo);
-    Value *In = B.CreateICmpULT(Off, Limit); // false after a straddling access
-    // The window covers offsets [0, limit + 63); an access of Size bytes
-    // fits while its offset is at most limit + 63 - Size.
+    // The window covers offsets [0, limit + 63) (an empty one has limit
+    // 0): the stream's accesses at an iteration whose lead offset is o lie
+    // in [o, o + Extent), inside while o + Extent <= limit + 63.
+    Value *Top = B.CreateAdd(Limit, B.getInt64(MaxInlineAccess - 1), "strip.top");
+    Value *Ext = B.getInt64(G.Extent);
+    Value *In = B.CreateAnd(B.CreateICmpNE(Limit, B.getInt64(0)),
+                            B.CreateAnd(B.CreateICmpULE(Off, Top), B.CreateICmpUGE(B.CreateSub(Top, Off), Ext)));
     Value *Room;
-    if (A.Step > 0) {
-      Value *Last = B.CreateAdd(Limit, B.getInt64(MaxInlineAccess - 1 - A.Size));
-      Room = B.CreateAdd(B.CreateUDiv(B.CreateSub(Last, Off), B.getInt64(A.Step)), B.getInt64(1));
-    } else {
-      Room = B.CreateAdd(B.CreateUDiv(Off, B.getInt64(-A.Step)), B.getInt64(1));
-    }
+    if (G.Step == 0)
+      Room = N; // it stays where it is
+    else if (G.Step > 0)
+      Room = B.CreateAdd(B.CreateUDiv(B.CreateSub(B.CreateSub(Top, Ext), Off), B.getInt64(G.Step)), B.getInt64(1));
+    else
+      Room = B.CreateAdd(B.CreateUDiv(Off, B.getInt64(-G.Step)), B.getInt64(1));
     Room = B.CreateSelect(In, Room, B.getInt64(0), "strip.room");
     N = B.CreateSelect(B.CreateICmpULT(Room, N), Room, N, "strip.n");
     Cur = Cont;
@@ -236,13 +387,15 @@ void stripMine(Candidate &C, DiskPointers &DP, RuntimeABI &ABI, SmallVectorImpl<
   C.Latch->getTerminator()->eraseFromParent();
   B.SetInsertPoint(C.Latch);
   B.CreateCondBr(B.CreateICmpNE(CountNext, B.getInt64(0)), C.Header, SLatch);
-  for (size_t K = 0; K < C.Accesses.size(); ++K) {
-    Instruction *I = C.Accesses[K].I;
-    IRBuilder<> RB(I);
-    Value *Rebased = RB.CreateGEP(RB.getInt8Ty(), C.Accesses[K].Ptr, Deltas[K], "strip.real");
-    I->setOperand(isa<LoadInst>(I) ? LoadInst::getPointerOperandIndex() : StoreInst::getPointerOperandIndex(),
-                  Rebased);
-  }
+  for (size_t GI = 0; GI < C.Groups.size(); ++GI)
+    for (size_t K : C.Groups[GI].Members) {
+      Instruction *I = C.Accesses[K].I;
+      IRBuilder<> RB(I);
+      Value *Rebased = RB.CreateGEP(RB.getInt8Ty(), C.Accesses[K].Ptr, Deltas[GI], "strip.real");
+      DP.markLowered(Rebased);
+      I->setOperand(isa<LoadInst>(I) ? LoadInst::getPointerOperandIndex() : StoreInst::getPointerOperandIndex(),
+                    Rebased);
+    }
 
   // The checked copy runs one iteration and goes to strip.latch.
   CLatch->getTerminator()->eraseFromParent();
@@ -282,52 +435,77 @@ void stripMine(Candidate &C, DiskPointers &DP, RuntimeABI &ABI, SmallVectorImpl<
 } // namespace
 
 StripMineStats stripMineLoops(Function &F, DiskPointers &DP, RuntimeABI &ABI, DominatorTree &DT, LoopInfo &LI,
-                              ScalarEvolution &SE, OptimizationRemarkEmitter &ORE,
-                              SmallVectorImpl<AllocaInst *> &Windows) {
+                              ScalarEvolution &SE, OptimizationRemarkEmitter &ORE, RemarkOnce &Once,
+                              WindowPool &Pool) {
   StripMineStats Stats;
   std::vector<Candidate> Candidates;
+  // The vectorizer and the unroller leave loops without dedicated exits
+  // (the vector body and its scalar copy leave to one block): give them
+  // preheaders and dedicated exits again.
+  for (Loop *L : LI.getLoopsInPreorder())
+    simplifyLoop(L, &DT, &LI, &SE, nullptr, nullptr, /*PreserveLCSSA=*/false);
   for (Loop *L : LI.getLoopsInPreorder()) {
     if (!L->isInnermost())
       continue;
     bool HasDisk = false;
     for (BasicBlock *BB : L->blocks())
       for (Instruction &I : *BB)
-        if ((isa<LoadInst>(I) || isa<StoreInst>(I)) && DP.originOf(pointerOperand(&I)))
+        if ((isa<LoadInst>(I) || isa<StoreInst>(I)) && DP.classify(pointerOperand(&I)))
           HasDisk = true;
     if (!HasDisk)
       continue;
     formLCSSA(*L, DT, &LI, &SE);
     Candidate C;
-    std::string Why = checkLoop(L, C, DP, DT, SE);
+    std::string Why = checkLoop(L, C, DP, DT, SE, StripReads, StripWrites);
     if (Why.empty() && !expandInPreheader(C, SE))
       Why = "its addresses cannot be computed before the loop";
     if (!Why.empty()) {
-      ORE.emit([&] {
-        return OptimizationRemarkAnalysis(DEBUG_TYPE, "NotStripMined", L->getStartLoc(), L->getHeader())
-               << "loop not strip-mined: " << Why << "; its disk-resident accesses are tested one by one";
-      });
+      if (Once.first("NotStripMined", L->getStartLoc(), &F))
+        ORE.emit([&] {
+          return OptimizationRemarkAnalysis(DEBUG_TYPE, "NotStripMined", L->getStartLoc(), L->getHeader())
+                 << "loop not strip-mined: " << Why << "; its disk-resident accesses are tested one by one";
+        });
       continue;
     }
     Candidates.push_back(std::move(C));
   }
+  unsigned Reads = 0, Writes = 0;
+  assignSlots(Candidates, StripReads, StripWrites, Reads, Writes);
+  Pool.reserveStrip(Reads, Writes);
   for (Candidate &C : Candidates) {
     DebugLoc Loc = C.L->getStartLoc();
     BasicBlock *Header = C.Header;
-    stripMine(C, DP, ABI, Windows);
+    stripMine(C, DP, ABI, Pool);
     Stats.Loops++;
     Stats.Accesses += C.Accesses.size();
     std::set<std::string> Names;
-    for (const Access &A : C.Accesses)
-      Names.insert(A.Array);
+    unsigned Unknown = 0;
+    for (const Access &A : C.Accesses) {
+      if (A.Origin == DP.unknownOrigin())
+        ++Unknown;
+      else
+        Names.insert(A.Origin->Name);
+    }
     std::string List;
     for (const std::string &N : Names) {
       List += (List.empty() ? "'" : ", '") + N + "'";
       Stats.Arrays.insert(N);
     }
+    if (!Unknown)
+      ; // every access named an array
+    else if (List.empty())
+      List = "pointers of unknown origin";
+    else
+      List += " and pointers of unknown origin";
+    if (!Once.first("StripMined", Loc, &F))
+      continue;
+    unsigned NA = C.Accesses.size(), NG = C.Groups.size();
     ORE.emit([&] {
       return OptimizationRemark(DEBUG_TYPE, "StripMined", Loc, Header)
-             << "strip-mined loop at stripe boundaries: " << ore::NV("Accesses", unsigned(C.Accesses.size()))
-             << " accesses to " << List << " are translated once per strip instead of once per iteration";
+             << "strip-mined loop at stripe boundaries: " << ore::NV("Accesses", NA)
+             << (NA == 1 ? " access" : " accesses") << " to " << List << " in " << ore::NV("Streams", NG)
+             << (NG == 1 ? " stream " : " streams ") << (NA == 1 ? "is" : "are") << " translated once per strip instead of once per "
+             << "iteration";
     });
   }
   return Stats;

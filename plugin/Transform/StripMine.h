@@ -4,10 +4,11 @@
 //
 // Hoisting of the lowering (issue 3, section 3). An innermost loop whose
 // disk-resident accesses walk affinely (address = start + i * step) runs in
-// strips: a driver translates each access's address once, computes how many
-// iterations every access stays inside the stripe it now holds, and runs the
-// original loop for that many iterations with the accesses rebased by the
-// windows' deltas (no test, no call). When some access cannot be served
+// strips: a driver translates each stream's address once (accesses a small
+// constant apart, as after unrolling, form one stream and share a window),
+// computes how many iterations every access stays inside the stripes its
+// window now holds, and runs the original loop for that many iterations
+// with the accesses rebased by the windows' deltas (no test, no call). When some access cannot be served
 // that way (it straddles two stripes), one iteration runs in a checked copy
 // of the loop whose accesses are lowered one by one. Header phis and values
 // used after the loop are carried across strips.
@@ -36,6 +37,8 @@ template <typename T> class SmallVectorImpl;
 namespace iopoly {
 
 class DiskPointers;
+class RemarkOnce;
+class WindowPool;
 struct RuntimeABI;
 
 struct StripMineStats {
@@ -44,11 +47,13 @@ struct StripMineStats {
   std::set<std::string> Arrays;
 };
 
-/// Strip-mines every eligible innermost loop of \p F. Windows it creates
-/// are appended to \p Windows (the caller releases them at function exit).
+/// Strip-mines every eligible innermost loop of \p F, with the pinned
+/// windows of \p Pool (reserved here: as many as the most streams of one
+/// loop, at most WindowPool::StripShare; loops never run at the same time,
+/// so they share them).
 StripMineStats stripMineLoops(llvm::Function &F, DiskPointers &DP, RuntimeABI &ABI, llvm::DominatorTree &DT,
                               llvm::LoopInfo &LI, llvm::ScalarEvolution &SE, llvm::OptimizationRemarkEmitter &ORE,
-                              llvm::SmallVectorImpl<llvm::AllocaInst *> &Windows);
+                              RemarkOnce &Once, WindowPool &Pool);
 
 } // namespace iopoly
 

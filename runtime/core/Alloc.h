@@ -19,6 +19,10 @@ namespace iopoly {
 /// \p Flags (IOPOLY_CREATE, optionally | IOPOLY_TRUNC) and reserves its
 /// arena range; the base address in \p Out.
 Status allocArray(const char *Name, size_t Bytes, int Flags, ArrayOrigin Origin, void *&Out);
+/// The same for an array of \p NDims dimensions \p Dims of \p ElemSize-byte
+/// elements (a global keeps its declared shape in its file header).
+Status allocArray(const char *Name, size_t ElemSize, int NDims, const size_t *Dims, int Flags, ArrayOrigin Origin,
+                  void *&Out);
 
 } // namespace iopoly
 

@@ -23,6 +23,7 @@
 namespace iopoly {
 
 struct Frame;
+struct ArrayCounters;
 
 /// Stripe -> resident frame. Sparse (core/SparseTable.h): a 1 PiB array
 /// costs memory only for the paths of stripes that were ever resident.
@@ -71,6 +72,10 @@ struct iopoly_array {
   iopoly::FrameTable Table;
   iopoly::SparseBits *Fetched = nullptr; ///< distinct-stripe bits (in the Stats)
   void *AllocBase = nullptr; ///< iopoly_alloc address range, if any
+  iopoly::ArrayCounters *PerArray = nullptr; ///< its per_array statistics (buffer lock)
+  /// Non-resident stripes are registered with userfaultfd (memory/
+  /// FaultService.h) rather than PROT_NONE. Buffer lock.
+  bool FaultArmed = false;
   /// Stripes known to be all zero on disk (the array was created or
   /// truncated here and the stripe never written since): fetched by zero
   /// filling the frame, with no I/O. Only when ZeroKnown. Buffer lock.

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "iopoly.h"
 
+#include "lowered/Lowered.h"
 #include "memory/Arena.h"
 #include "core/Runtime.h"
 #include "core/Seeker.h"
@@ -89,8 +90,18 @@ bool blockInRange(const iopoly_array *A, size_t Block, const char *Fn) {
 namespace iopoly {
 
 Status allocArray(const char *Name, size_t Bytes, int Flags, ArrayOrigin Origin, void *&Out) {
+  size_t Dims[1] = {Bytes};
+  return allocArray(Name, 1, 1, Dims, Flags, Origin, Out);
+}
+
+Status allocArray(const char *Name, size_t ElemSize, int NDims, const size_t *Dims, int Flags, ArrayOrigin Origin,
+                  void *&Out) {
   const char *Shown = Name ? Name : "(null)";
-  if (Bytes == 0)
+  size_t Bytes = ElemSize;
+  for (int K = 0; K < NDims; ++K)
+    if (__builtin_mul_overflow(Bytes, Dims[K], &Bytes))
+      return Status::error(ErrorCode::TooLarge, format("array '%s': its size overflows 64 bits", Shown));
+  if (Bytes == 0 || NDims < 1)
     return Status::error(ErrorCode::InvalidArgument, format("array '%s': size is 0", Shown));
   Runtime *RT = nullptr;
   if (Status S = Runtime::get(RT))
@@ -103,8 +114,7 @@ Status allocArray(const char *Name, size_t Bytes, int Flags, ArrayOrigin Origin,
                          format("array '%s': %zu bytes are more than the disk-resident address space (%zu bytes)",
                                 Shown, Bytes, static_cast<size_t>(iopoly_arena_size_)));
   iopoly_array *A = nullptr;
-  size_t Dims[1] = {Bytes};
-  if (Status S = RT->open(Name, 1, 1, Dims, nullptr, Flags, A, Origin))
+  if (Status S = RT->open(Name, ElemSize, NDims, Dims, nullptr, Flags, A, Origin))
     return S;
   void *Base = nullptr;
   if (Status S = arenaReserve(A, Bytes, Base)) {
@@ -356,9 +366,10 @@ int iopoly_free(void *p) {
     Runtime *RT = Runtime::existing();
     std::string Name = A->Name;
     size_t Bytes = A->Geo.TotalBytes;
+    releaseThreadWindows(A); // lowered code of this thread may still hold stripes
     if (Status S = RT->close(A))
       return fail(format("iopoly_free: array '%s': %s", Name.c_str(), S.message().c_str()), -1);
-    arenaRelease(p, Bytes);
+    arenaRelease(p, Bytes, Name);
     return 0;
   });
 }

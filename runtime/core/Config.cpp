@@ -235,6 +235,55 @@ const std::vector<VarSpec> &varTable() {
         "on: arrays created from now on keep a CRC32C per stripe, checked on every read (an existing array keeps "
         "what it was created with)"},
        [](Config &C, const std::string &V) { return parseBool(V, C.Checksum); }},
+      {{"IOPOLY_FAULTS", "auto",
+        "page faults of code built without the plugin on disk-resident memory: auto (userfaultfd where the kernel "
+        "allows it, else signal), userfaultfd, signal (SIGSEGV + mprotect), off (such accesses stop the program)"},
+       [](Config &C, const std::string &V) -> Status {
+         if (V == "auto")
+           C.Faults = FaultMode::Auto;
+         else if (V == "userfaultfd")
+           C.Faults = FaultMode::Userfaultfd;
+         else if (V == "signal")
+           C.Faults = FaultMode::Signal;
+         else if (V == "off" || V == "0")
+           C.Faults = FaultMode::Off;
+         else
+           return Status::error(format("'%s' is not auto, userfaultfd, signal or off", V.c_str()));
+         return {};
+       }},
+      {{"IOPOLY_PROGRESS", "auto",
+        "progress reports (bytes read per array and rate) on stderr: 0, 1 (every 10 s), an interval (e.g. 2s), "
+        "auto (1 when stderr is a terminal)"},
+       [](Config &C, const std::string &V) -> Status {
+         if (V == "auto") {
+           C.Progress = -1;
+           return {};
+         }
+         bool On;
+         if (parseBool(V, On).ok()) {
+           C.Progress = On;
+           return {};
+         }
+         double Every;
+         if (Status S = parseDuration(V, Every))
+           return Status::error(format("'%s' is not 0, 1, auto or an interval such as 2s", V.c_str()));
+         if (Every < 0.01)
+           return Status::error(format("interval '%s' is shorter than 10ms", V.c_str()));
+         C.Progress = 1;
+         C.ProgressEvery = Every;
+         return {};
+       }},
+      {{"IOPOLY_THRASH", "4",
+        "warn once when an array has been read from disk more than this many times its size (0: never)"},
+       [](Config &C, const std::string &V) -> Status {
+         char *End = nullptr;
+         errno = 0;
+         double K = std::strtod(V.c_str(), &End);
+         if (V.empty() || *End || errno == ERANGE || !std::isfinite(K) || K < 0)
+           return Status::error(format("'%s' is not a non-negative number", V.c_str()));
+         C.ThrashFactor = K;
+         return {};
+       }},
       {{"IOPOLY_MPIIO_HINTS", "", "extra MPI_Info hints for the mpiio backend: key=value,key=value"},
        [](Config &C, const std::string &V) -> Status {
          // The MPI-IO module checks the values; the shape is checked here.
@@ -442,14 +491,21 @@ std::string Config::toJSON() const {
   W.key("direct").value(Direct == DirectIO::Auto ? "auto" : Direct == DirectIO::On ? "on" : "off");
   W.key("disk_model").beginObject();
   W.key("name").value(Model.Name);
-  W.key("latency_s").value(Model.LatencySec);
-  W.key("seq_latency_s").value(Model.SeqLatencySec);
-  W.key("bandwidth_Bps").value(Model.BytesPerSec);
+  W.key("latency_seconds").value(Model.LatencySec);
+  W.key("seq_latency_seconds").value(Model.SeqLatencySec);
+  W.key("bandwidth_bytes_per_second").value(Model.BytesPerSec);
   W.endObject();
   W.key("model_wait").value(ModelWait);
   W.key("prefetch").value(Prefetch);
   W.key("io_retries").value(static_cast<unsigned long long>(IoRetries));
   W.key("checksum").value(Checksum);
+  W.key("faults").value(Faults == FaultMode::Auto          ? "auto"
+                        : Faults == FaultMode::Userfaultfd ? "userfaultfd"
+                        : Faults == FaultMode::Signal      ? "signal"
+                                                           : "off");
+  W.key("progress").value(Progress < 0 ? "auto" : Progress ? "on" : "off");
+  W.key("progress_interval_seconds").value(ProgressEvery);
+  W.key("thrash_factor").value(ThrashFactor);
   W.endObject();
   return W.str();
 }

@@ -31,6 +31,10 @@ struct DiskModelParams {
 
 enum class DirectIO { Auto, On, Off };
 
+/// How page faults of code built without the plugin are served
+/// (memory/FaultService.h).
+enum class FaultMode { Auto, Userfaultfd, Signal, Off };
+
 struct Config {
   std::string Dir;                   ///< IOPOLY_DIR
   std::vector<std::string> DiskDirs; ///< resolved from IOPOLY_DISKS
@@ -49,6 +53,10 @@ struct Config {
   bool Checksum = false;             ///< IOPOLY_CHECKSUM (arrays created from now on)
   std::string MpiioModule;           ///< IOPOLY_MPIIO_MODULE
   std::string MpiioHints;            ///< IOPOLY_MPIIO_HINTS
+  FaultMode Faults = FaultMode::Auto; ///< IOPOLY_FAULTS
+  int Progress = -1;                 ///< IOPOLY_PROGRESS: 0 off, 1 on, -1 auto (stderr a terminal)
+  double ProgressEvery = 10;         ///< seconds between progress reports
+  double ThrashFactor = 4;           ///< IOPOLY_THRASH (0: no warning)
 
   size_t numDisks() const { return DiskDirs.size(); }
   size_t bufferFrames() const { return BufferBytes / StripeSize; }

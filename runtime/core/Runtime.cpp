@@ -7,7 +7,9 @@
 #include "core/FileHeader.h"
 #include "core/Json.h"
 #include "core/OutputFile.h"
+#include "core/Progress.h"
 #include "core/Rescue.h"
+#include "memory/FaultService.h"
 
 #include "iopoly.h"
 
@@ -104,6 +106,7 @@ Status Runtime::init() {
   Buffer = std::make_unique<StripeBuffer>(Env);
   if (!Buffer->status().ok())
     return Buffer->status();
+  startProgress(*this, C);
   verbose(format("runtime started: %zu disks, %zu-byte stripes, %zu frames, backend %s, disk model %s",
                  C.numDisks(), C.StripeSize, C.bufferFrames(), B->name(), C.Model.Name.c_str()));
   return {};
@@ -149,6 +152,8 @@ Status Runtime::open(const char *Name, size_t ElemSize, int NDims, const size_t 
     return S;
   Buffer->locked([&] {
     A->Fetched = Counters->fetchedBits(A->Name, G.numStripes());
+    A->PerArray = Counters->arrayCounters(A->Name);
+    A->PerArray->SizeBytes = G.TotalBytes;
     Trace->defineArray(A->Id, A->Name);
     return 0;
   });
@@ -199,14 +204,23 @@ std::string Runtime::statsJSON() {
     JsonWriter W;
     W.beginObject();
     W.key("iopoly_version").value(format("%d.%d.%d", IOPOLY_VERSION_MAJOR, IOPOLY_VERSION_MINOR, IOPOLY_VERSION_PATCH));
+    // Under an MPI launcher: which rank and host wrote these numbers.
+    for (const char *V : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"})
+      if (const char *Rank = std::getenv(V)) {
+        char Host[256] = "";
+        ::gethostname(Host, sizeof Host - 1);
+        W.key("rank").value(static_cast<unsigned long long>(std::strtoull(Rank, nullptr, 10)));
+        W.key("host").value(std::string(Host));
+        break;
+      }
     W.key("stripe_fetches").value(static_cast<unsigned long long>(K.Fetches));
     W.key("distinct_stripes").value(static_cast<unsigned long long>(Distinct));
     W.key("fetches_per_block").value(Distinct ? static_cast<double>(K.Fetches) / Distinct : 0.0);
     W.key("buffer_hits").value(static_cast<unsigned long long>(K.Hits));
     W.key("evictions").value(static_cast<unsigned long long>(K.Evictions));
     W.key("writebacks").value(static_cast<unsigned long long>(K.Writebacks));
-    W.key("bytes_read").value(static_cast<unsigned long long>(K.BytesRead));
-    W.key("bytes_written").value(static_cast<unsigned long long>(K.BytesWritten));
+    W.key("read_bytes").value(static_cast<unsigned long long>(K.BytesRead));
+    W.key("written_bytes").value(static_cast<unsigned long long>(K.BytesWritten));
     W.key("io_seconds").value(Counters->IoNanos.load() * 1e-9);
     W.key("modeled_io_seconds").value(Model->appClock());
     double Busy = 0;
@@ -228,6 +242,8 @@ std::string Runtime::statsJSON() {
     W.key("used").value(static_cast<unsigned long long>(K.PrefetchUsed));
     W.key("wasted").value(static_cast<unsigned long long>(K.PrefetchWasted));
     W.endObject();
+    W.key("faulted_accesses").value(static_cast<unsigned long long>(K.FaultedAccesses));
+    W.key("fault_service").value(faultServiceMode());
     W.key("read_errors").value(static_cast<unsigned long long>(K.ReadErrors));
     W.key("write_errors").value(static_cast<unsigned long long>(K.WriteErrors));
     W.key("direct_io").value(DirectIO);
@@ -239,10 +255,32 @@ std::string Runtime::statsJSON() {
       W.key("dir").value(C.DiskDirs[D]);
       W.key("fetches").value(static_cast<unsigned long long>(P.Fetches));
       W.key("writes").value(static_cast<unsigned long long>(P.Writes));
-      W.key("bytes").value(static_cast<unsigned long long>(P.BytesRead + P.BytesWritten));
-      W.key("bytes_read").value(static_cast<unsigned long long>(P.BytesRead));
-      W.key("bytes_written").value(static_cast<unsigned long long>(P.BytesWritten));
+      W.key("transferred_bytes").value(static_cast<unsigned long long>(P.BytesRead + P.BytesWritten));
+      W.key("read_bytes").value(static_cast<unsigned long long>(P.BytesRead));
+      W.key("written_bytes").value(static_cast<unsigned long long>(P.BytesWritten));
       W.key("modeled_busy_seconds").value(Model->busySeconds(D));
+      W.endObject();
+    }
+    W.endArray();
+    W.key("per_array").beginArray();
+    for (const auto &KV : Counters->perArray()) {
+      const ArrayCounters &A = KV.second;
+      uint64_t Distinct = Counters->distinctStripes(KV.first);
+      W.beginObject();
+      W.key("array").value(KV.first);
+      W.key("size_bytes").value(static_cast<unsigned long long>(A.SizeBytes));
+      W.key("fetches").value(static_cast<unsigned long long>(A.Fetches));
+      W.key("distinct_stripes").value(static_cast<unsigned long long>(Distinct));
+      W.key("fetches_per_block").value(Distinct ? static_cast<double>(A.Fetches) / Distinct : 0.0);
+      W.key("buffer_hits").value(static_cast<unsigned long long>(A.Hits));
+      W.key("read_bytes").value(static_cast<unsigned long long>(A.BytesRead));
+      W.key("written_bytes").value(static_cast<unsigned long long>(A.BytesWritten));
+      W.key("writebacks").value(static_cast<unsigned long long>(A.Writebacks));
+      W.key("faulted_accesses").value(static_cast<unsigned long long>(A.FaultedAccesses));
+      if (!A.FaultedFrom.empty())
+        W.key("faulted_from").value(A.FaultedFrom);
+      if (const void *Site = A.worstSite())
+        W.key("most_fetches_from").value(describeSite(Site));
       W.endObject();
     }
     W.endArray();
@@ -334,6 +372,7 @@ void Runtime::shutdown() {
         if (Status S = flush(A))
           rescue(A, S);
     Workers->stop();
+    stopProgress();
     if (!C.StatsPath.empty())
       if (Status S = writeStats(C.StatsPath))
         std::fprintf(stderr, "iopoly: error: IOPOLY_STATS: %s\n", S.message().c_str());

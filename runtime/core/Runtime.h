@@ -39,6 +39,8 @@ public:
   const Config &config() const { return C; }
   Backend &backend() { return *B; }
   StripeBuffer &buffer() { return *Buffer; }
+  /// The counters (read them under the buffer lock).
+  Stats &stats() { return *Counters; }
   RetryPolicy retryPolicy() const { return Retry; }
 
   Status open(const char *Name, size_t ElemSize, int NDims, const size_t *Dims,

@@ -25,6 +25,30 @@ struct DiskCounters {
   uint64_t Fetches = 0, BytesRead = 0, Writes = 0, BytesWritten = 0;
 };
 
+/// What one source site (struct iopoly_site) cost an array: the stripes
+/// fetched while that site's code was asking for them.
+struct SiteFetches {
+  const void *Site = nullptr; ///< const iopoly_site *, or null (no site)
+  uint64_t Fetches = 0;
+};
+
+/// Counters of one array (the per_array entries of the statistics), kept
+/// by name so that they outlive the array's handle (iopoly_free).
+struct ArrayCounters {
+  uint64_t SizeBytes = 0;
+  uint64_t Fetches = 0, Hits = 0, Writebacks = 0;
+  uint64_t BytesRead = 0, BytesWritten = 0;
+  uint64_t FaultedAccesses = 0; ///< page faults of code built without the plugin
+  std::string FaultedFrom;      ///< that code, as named at the first fault
+  bool ThrashWarned = false;
+  static constexpr unsigned MaxSites = 8;
+  SiteFetches Sites[MaxSites]; ///< the sites that fetched most (approximate)
+  /// Attributes one fetch to \p Site.
+  void countSite(const void *Site);
+  /// The site that fetched most, or null.
+  const void *worstSite() const;
+};
+
 struct Counters {
   uint64_t Attaches = 0, Releases = 0;
   uint64_t Fetches = 0;     ///< stripe reads from disk (demand + prefetch)
@@ -38,6 +62,7 @@ struct Counters {
   uint64_t ZeroFills = 0;   ///< never-written stripes served as zeros, no I/O
   uint64_t PeakPinned = 0;  ///< most frames attached at the same time
   uint64_t ReadErrors = 0, WriteErrors = 0;
+  uint64_t FaultedAccesses = 0; ///< page faults served for code built without the plugin
   std::vector<DiskCounters> PerDisk;
 };
 
@@ -53,10 +78,16 @@ public:
   /// Marks a fetch of \p Stripe in \p Bits.
   static void markFetched(SparseBits &Bits, size_t Stripe) { Bits.setBit(Stripe); }
   uint64_t distinctStripes() const;
+  /// Distinct stripes of array \p Name fetched so far.
+  uint64_t distinctStripes(const std::string &Name) const;
+  /// The counters of array \p Name (created on first use; never moves).
+  ArrayCounters *arrayCounters(const std::string &Name);
+  const std::map<std::string, ArrayCounters> &perArray() const { return PerArray; }
   void reset();
 
 private:
   std::map<std::string, SparseBits> Fetched;
+  std::map<std::string, ArrayCounters> PerArray;
 };
 
 } // namespace iopoly

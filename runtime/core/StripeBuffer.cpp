@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "core/StripeBuffer.h"
+#include "core/Progress.h"
 
 #include "iopoly.h"
 
@@ -23,9 +24,12 @@ StripeBuffer::~StripeBuffer() = default;
 void StripeBuffer::syncView(Frame *F) {
   if (!F->Owner || !Memory.hasViews(*F->Owner))
     return;
-  ViewState Want = F->State != FrameState::Ready ? ViewState::None
-                   : F->Dirty                    ? ViewState::ReadWrite
-                                                 : ViewState::ReadOnly;
+  // Writable while dirty or attached for writing; read-only otherwise, so
+  // that the first write of code built without the plugin faults and marks
+  // the stripe dirty (memory/FaultService.h).
+  ViewState Want = F->State != FrameState::Ready  ? ViewState::None
+                   : (F->Dirty || F->WriteHeld) ? ViewState::ReadWrite
+                                                  : ViewState::ReadOnly;
   Memory.setView(*F->Owner, F->Stripe, F->Index, F->View, Want);
   F->View = Want;
 }
@@ -150,6 +154,10 @@ StripeBuffer::Replacement StripeBuffer::beginReplace(Frame *V, iopoly_array *A,
       C.BytesWritten += Env.StripeSize;
       C.PerDisk[D].Writes++;
       C.PerDisk[D].BytesWritten += Env.StripeSize;
+      if (ArrayCounters *PA = V->Owner->PerArray) {
+        PA->Writebacks++;
+        PA->BytesWritten += Env.StripeSize;
+      }
       trace(TraceWriteback | TraceWrite, V->Owner, V->Stripe);
     } else {
       V->Owner->Table.set(V->Stripe, nullptr);
@@ -186,6 +194,11 @@ StripeBuffer::Replacement StripeBuffer::beginReplace(Frame *V, iopoly_array *A,
     C.PerDisk[D].BytesRead += Env.StripeSize;
     if (A->Fetched)
       Stats::markFetched(*A->Fetched, S);
+    if (ArrayCounters *PA = A->PerArray) {
+      PA->Fetches++;
+      PA->BytesRead += Env.StripeSize;
+      noteFetch(*A, Env.NumFrames * Env.StripeSize);
+    }
   }
   return R;
 }
@@ -202,6 +215,10 @@ void StripeBuffer::undoArrival(const Replacement &R) {
     C.BytesRead -= Env.StripeSize;
     C.PerDisk[D].Fetches--;
     C.PerDisk[D].BytesRead -= Env.StripeSize;
+    if (ArrayCounters *PA = R.A->PerArray) {
+      PA->Fetches--;
+      PA->BytesRead -= Env.StripeSize;
+    }
   }
 }
 
@@ -222,6 +239,10 @@ Status StripeBuffer::runReplace(const Replacement &R) {
       C.PerDisk[OD].Writes--;
       C.PerDisk[OD].BytesWritten -= Env.StripeSize;
       C.Evictions--;
+      if (ArrayCounters *PA = F->OldOwner->PerArray) {
+        PA->Writebacks--;
+        PA->BytesWritten -= Env.StripeSize;
+      }
       undoArrival(R);
       R.A->Table.set(R.S, nullptr);
       F->Owner = F->OldOwner;
@@ -282,6 +303,8 @@ void StripeBuffer::pinHit(Frame *F, const iopoly_array *A, size_t S, bool Write)
   Counters &C = Env.Counters.C;
   C.Attaches++;
   C.Hits++;
+  if (A->PerArray)
+    A->PerArray->Hits++;
   if (F->Prefetched) {
     F->Prefetched = false;
     C.PrefetchUsed++;
@@ -405,6 +428,43 @@ void StripeBuffer::attachRun(iopoly_array *A, size_t S, int Mode, size_t MaxBefo
   Count = Hi - Lo + 1;
 }
 
+bool StripeBuffer::extendRun(iopoly_array *A, size_t S, int Mode, size_t Max, size_t &First, size_t &Count) {
+  std::lock_guard<std::mutex> G(Mu);
+  bool Write = Mode & IOPOLY_WRITE;
+  auto Usable = [&](size_t T) {
+    Frame *F = A->Table.lookup(T);
+    return F && F->holds(A, T) && F->State == FrameState::Ready && F->View != ViewState::None &&
+           (!Write || F->Dirty);
+  };
+  size_t Last = First + Count - 1, Lo = std::min(S, First), Hi = std::max(S, Last);
+  size_t Budget = PinnedFrames < Frames.size() / 2 ? Frames.size() / 2 - PinnedFrames : 0;
+  size_t Add = (Hi - Lo + 1) - Count;
+  if (Hi - Lo + 1 > Max || Add > Budget)
+    return false;
+  for (size_t T = Lo; T < First; ++T)
+    if (!Usable(T))
+      return false;
+  for (size_t T = Last + 1; T <= Hi; ++T)
+    if (!Usable(T))
+      return false;
+  for (size_t T = Lo; T < First; ++T)
+    pinHit(A->Table.lookup(T), A, T, Write);
+  for (size_t T = Last + 1; T <= Hi; ++T)
+    pinHit(A->Table.lookup(T), A, T, Write);
+  Budget -= Add;
+  // Beyond S, in the direction of the walk.
+  size_t More = std::min({Hi - Lo + 1, Max - (Hi - Lo + 1), Budget});
+  if (S > Last)
+    for (size_t K = 0; K < More && Hi + 1 < A->Geo.numStripes() && Usable(Hi + 1); ++K)
+      pinHit(A->Table.lookup(++Hi), A, Hi, Write);
+  else
+    for (size_t K = 0; K < More && Lo > 0 && Usable(Lo - 1); ++K)
+      pinHit(A->Table.lookup(--Lo), A, Lo, Write);
+  First = Lo;
+  Count = Hi - Lo + 1;
+  return true;
+}
+
 Status StripeBuffer::releaseRun(iopoly_array *A, size_t First, size_t Count) {
   std::lock_guard<std::mutex> G(Mu);
   Status First_;
@@ -524,6 +584,10 @@ Status StripeBuffer::writeBackLocked(Lock &L, Frame *F) {
   bool HeldForWriting = F->WriteHeld;
   F->Flushing = true;
   F->Dirty = false;
+  // Read-only again before the copy is taken, so that a write by code
+  // built without the plugin during it faults and makes the frame dirty
+  // again instead of being lost.
+  syncView(F);
   L.unlock();
   Status E = Env.IO.write(*A, S, F->Data, W.Service);
   L.lock();
@@ -539,6 +603,10 @@ Status StripeBuffer::writeBackLocked(Lock &L, Frame *F) {
     C.BytesWritten += Env.StripeSize;
     C.PerDisk[D].Writes++;
     C.PerDisk[D].BytesWritten += Env.StripeSize;
+    if (ArrayCounters *PA = A->PerArray) {
+      PA->Writebacks++;
+      PA->BytesWritten += Env.StripeSize;
+    }
     A->writtenToDisk(S);
     if (HeldForWriting || F->WriteHeld)
       F->Dirty = true; // attached for writing: may have changed since the copy

@@ -102,6 +102,13 @@ public:
   /// First + Count), which contains S; every stripe of it is attached once.
   void attachRun(iopoly_array *A, size_t S, int Mode, size_t MaxBefore, size_t MaxAfter, size_t &First,
                  size_t &Count);
+  /// With [First, First + Count) of A attached by attachRun: attaches what
+  /// lies between that run and stripe \p S too, if every stripe there can
+  /// be used in place (as for attachRun) and the whole run stays within
+  /// \p Max stripes; then grows it further beyond S, by as many stripes as
+  /// it had (a walk that keeps going needs ever fewer calls). False, with
+  /// nothing changed, when it cannot.
+  bool extendRun(iopoly_array *A, size_t S, int Mode, size_t Max, size_t &First, size_t &Count);
   /// Releases [First, First + Count) of A under one lock.
   Status releaseRun(iopoly_array *A, size_t First, size_t Count);
   /// Whether stripes of \p A are mapped at their own addresses.

@@ -9,11 +9,14 @@
 // that names the array.
 //
 //===----------------------------------------------------------------------===//
-#include "iopoly/abi.h"
+#include "lowered/Lowered.h"
 
-#include "memory/Arena.h"
 #include "core/Alloc.h"
+#include "core/Progress.h"
 #include "core/Runtime.h"
+#include "memory/Arena.h"
+
+#include "iopoly/abi.h"
 
 #include <algorithm>
 #include <atomic>
@@ -37,6 +40,16 @@ uintptr_t arenaEnd() { return iopoly_arena_base_ + iopoly_arena_size_; }
 
 /// This thread's windows that hold stripes, newest first.
 thread_local iopoly_window *HeldWindows = nullptr;
+
+/// An access straddling two stripes, served from this thread's bounce
+/// buffer between __iopoly_translate and __iopoly_commit.
+struct Bounce {
+  alignas(64) unsigned char Bytes[IOPOLY_MAX_ACCESS];
+  uintptr_t Addr = 0;
+  uint32_t Len = 0; ///< 0: none pending
+  int Mode = 0;
+};
+thread_local Bounce TheBounce;
 
 void unlinkHeld(iopoly_window *W) {
   (W->prev ? W->prev->next : HeldWindows) = W->next;
@@ -105,15 +118,13 @@ void *mapOrdinary(iopoly_window *W, uintptr_t P) {
 }
 
 /// The array at \p P, with the offset of [P, P+Len) checked against it.
-iopoly_array *arrayAt(uintptr_t P, size_t Len, size_t &Off) {
-  iopoly_array *A = arenaLookup(reinterpret_cast<void *>(P));
-  if (!A)
-    fatal(format("access at %p hits disk-resident address space that belongs to no array (freed with iopoly_free?)",
-                 reinterpret_cast<void *>(P)));
-  Off = P - reinterpret_cast<uintptr_t>(A->AllocBase);
-  if (Off + Len > A->Geo.TotalBytes || Off + Len < Off)
-    fatal(format("out-of-bounds access to disk-resident array '%s': bytes %zu..%zu of %zu", A->Name.c_str(), Off,
-                 Off + Len - 1, A->Geo.TotalBytes));
+iopoly_array *arrayAt(uintptr_t P, size_t Len, size_t &Off, const iopoly_site *Site = nullptr) {
+  std::string Why;
+  iopoly_array *A = arenaResolve(P, Len, Off, Why);
+  if (!A) {
+    std::string Where = describeSite(Site);
+    fatal(format("out-of-bounds access%s%s: %s", Where.empty() ? "" : " at ", Where.c_str(), Why.c_str()));
+  }
   return A;
 }
 
@@ -233,29 +244,52 @@ bool touchesArena(uintptr_t P, size_t N) {
 
 extern "C" {
 
-void *__iopoly_translate(iopoly_window *W, void *Ptr, size_t Len, int Mode) {
+void *__iopoly_translate(iopoly_window *W, void *Ptr, size_t Len, int Mode, const iopoly_site *Site) {
   uintptr_t P = reinterpret_cast<uintptr_t>(Ptr);
+  // Code built at -O0 calls here for every access, without the inline test;
+  // and the inline test leaves out the last 63 bytes of a window (it does
+  // not know the access's size): both are served here at once.
+  if (W->limit && P - W->lo <= W->limit + (IOPOLY_MAX_ACCESS - 1) - Len)
+    return reinterpret_cast<void *>(P + W->delta);
   if (!iopoly_arena_size_ || P - arenaBegin() >= iopoly_arena_size_)
     return mapOrdinary(W, P);
+  SiteScope Scope(Site);
   size_t Off;
-  iopoly_array *A = arrayAt(P, Len, Off);
+  iopoly_array *A = arrayAt(P, Len, Off, Site);
   size_t S = A->Geo.StripeSize, Stripe = Off / S, In = Off % S;
   if (In + Len > A->Geo.stripeBytes(Stripe)) {
     // Straddles two stripes: serve it from the bounce buffer.
-    W->bounce_addr = P;
-    W->bounce_len = static_cast<uint32_t>(Len);
-    W->mode = static_cast<uint32_t>(Mode);
-    copyBytes(A, Off, W->bounce, Len, /*ToArray=*/false);
-    return W->bounce;
+    Bounce &B = TheBounce;
+    B.Addr = P;
+    B.Len = static_cast<uint32_t>(Len);
+    B.Mode = Mode;
+    copyBytes(A, Off, B.Bytes, Len, /*ToArray=*/false);
+    return B.Bytes;
   }
   if (W->array == A && Stripe >= W->stripe && Stripe < W->stripe + W->run) // within the slack at its end
     return reinterpret_cast<void *>(P + W->delta);
+  StripeBuffer &Buf = runtime().buffer();
+  uintptr_t Base = reinterpret_cast<uintptr_t>(A->AllocBase);
+  if (W->array == A && Buf.hasViews(*A)) {
+    // The same array again: grow the run over the resident stripes up to
+    // this one and keep everything (a column walk that comes back to the
+    // top of the array then finds it all in one window).
+    size_t First = W->stripe, Count = W->run;
+    if (Buf.extendRun(A, Stripe, Mode, maxRunNeighbours(), First, Count)) {
+      W->stripe = First;
+      W->run = Count;
+      W->lo = Base + First * S;
+      size_t Span = (Count - 1) * S + A->Geo.stripeBytes(First + Count - 1);
+      W->limit = Span >= IOPOLY_MAX_ACCESS ? Span - (IOPOLY_MAX_ACCESS - 1) : 0;
+      return Ptr;
+    }
+  }
   // A walk that leaves its run at one end will most likely go on that way:
-  // extend the next run in that direction only.
+  // the next run grows in that direction, twice as long as the last one.
   bool Forward = W->array == A && Stripe == W->stripe + W->run;
   bool Backward = W->array == A && Stripe + 1 == W->stripe;
+  size_t Grow = W->array == A ? std::max<size_t>(2 * W->run, 4) : 4;
   // Let go of the stripes held so far and pin the new one (one lock).
-  StripeBuffer &Buf = runtime().buffer();
   void *Frame = nullptr;
   Status E = Buf.switchAttach(W->array, W->stripe, W->run, A, Stripe, Mode, Frame);
   if (W->array) { // its old stripes are released either way
@@ -274,14 +308,14 @@ void *__iopoly_translate(iopoly_window *W, void *Ptr, size_t Len, int Mode) {
     fatal("lowered code: " + E.message());
   W->array = A;
   linkHeld(W);
-  uintptr_t Base = reinterpret_cast<uintptr_t>(A->AllocBase);
   size_t First = Stripe, Count = 1;
   if (Buf.hasViews(*A)) {
     // The stripe is mapped at its own address: extend the window over the
-    // resident neighbours and access everything in place.
-    size_t Max = maxRunNeighbours();
-    Buf.attachRun(A, Stripe, Mode, Forward ? 0 : Backward ? Max : Max / 4, Backward ? 0 : Forward ? Max : Max / 4,
-                  First, Count);
+    // resident neighbours and access everything in place. Pinning costs one
+    // step per stripe: runs start short and double while a walk goes on.
+    size_t Max = maxRunNeighbours(), G = std::min(Grow, Max);
+    Buf.attachRun(A, Stripe, Mode, Forward ? 0 : Backward ? G : G / 4, Backward ? 0 : Forward ? G : G / 4, First,
+                  Count);
     W->delta = 0;
   } else {
     W->delta = reinterpret_cast<intptr_t>(Frame) - static_cast<intptr_t>(Base + Stripe * S);
@@ -294,28 +328,28 @@ void *__iopoly_translate(iopoly_window *W, void *Ptr, size_t Len, int Mode) {
   return reinterpret_cast<void *>(P + W->delta);
 }
 
-void __iopoly_commit(iopoly_window *W) {
-  if (!W->bounce_len)
+void __iopoly_commit(void) {
+  Bounce &B = TheBounce;
+  if (!B.Len)
     return;
-  if (W->mode & IOPOLY_WRITE) {
+  if (B.Mode & IOPOLY_WRITE) {
     size_t Off;
-    iopoly_array *A = arrayAt(W->bounce_addr, W->bounce_len, Off);
-    copyBytes(A, Off, W->bounce, W->bounce_len, /*ToArray=*/true);
+    iopoly_array *A = arrayAt(B.Addr, B.Len, Off);
+    copyBytes(A, Off, B.Bytes, B.Len, /*ToArray=*/true);
   }
-  W->bounce_len = 0;
+  B.Len = 0;
 }
 
-void __iopoly_window_release(iopoly_window *W) {
-  releaseHeld(W);
-  W->bounce_len = 0;
-}
+void __iopoly_window_release(iopoly_window *W) { releaseHeld(W); }
 
-void __iopoly_global_init(const char *Name, size_t Bytes, const void *Init, void **Slot) {
+void __iopoly_global_init(const char *Name, size_t ElemSize, int NDims, const size_t *Dims, const void *Init,
+                          void **Slot) {
   void *P = nullptr;
-  if (Status S = allocArray(Name, Bytes, IOPOLY_CREATE | IOPOLY_TRUNC, ArrayOrigin::Global, P))
-    fatal(format("cannot create disk-resident global '%s' (%zu bytes): %s", Name, Bytes, S.message().c_str()));
+  if (Status S = allocArray(Name, ElemSize, NDims, Dims, IOPOLY_CREATE | IOPOLY_TRUNC, ArrayOrigin::Global, P))
+    fatal(format("cannot create disk-resident global '%s': %s", Name, S.message().c_str()));
+  iopoly_array *A = iopoly_array_of(P);
+  size_t Bytes = A->Geo.TotalBytes;
   if (Init) {
-    iopoly_array *A = iopoly_array_of(P);
     size_t S = A->Geo.StripeSize;
     const unsigned char *I = static_cast<const unsigned char *>(Init);
     for (size_t Off = 0; Off < Bytes; Off += S) {
@@ -375,3 +409,16 @@ void __iopoly_memmove(void *Dst, const void *Src, size_t N) {
 }
 
 } // extern "C"
+
+namespace iopoly {
+
+void releaseThreadWindows(const iopoly_array *A) {
+  for (iopoly_window *W = HeldWindows; W;) {
+    iopoly_window *Next = W->next;
+    if (W->array == A)
+      releaseHeld(W);
+    W = Next;
+  }
+}
+
+} // namespace iopoly

@@ -3,12 +3,16 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // iopoly_alloc hands out addresses inside one large PROT_NONE reservation
-// (the arena). Nothing is ever mapped there, so:
+// (the arena), in granules of 1 GiB:
 //  - code compiled with the plugin turns an address into (array, offset)
-//    with one subtraction and one table load (granules of 1 GiB), and
-//    pointers outside the arena are ordinary memory;
-//  - any other access faults, and the SIGSEGV handler names the array and
-//    stops the program, so it can never corrupt data silently.
+//    with one subtraction and one table load, and pointers outside the
+//    arena are ordinary memory;
+//  - every array is preceded by a guard granule that belongs to no array,
+//    so that A[-1], or a walk past the end of the array below, lands in a
+//    guard and is reported naming the array instead of reaching another
+//    array's data (issue 9, out-of-bounds accesses);
+//  - code built without the plugin touches the arena through page faults,
+//    which memory/FaultService serves from the stripe buffer.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IOPOLY_RUNTIME_ARENA_H
@@ -19,6 +23,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 struct iopoly_array;
 
@@ -37,17 +42,33 @@ constexpr unsigned ArenaGranuleShift = 30; ///< 1 GiB granules
 /// Reserves the arena (once); compiled code needs its bounds even before
 /// the first iopoly_alloc.
 Status arenaInit();
-/// Reserves \p Bytes of addresses for \p A; returns the base.
+/// Reserves \p Bytes of addresses for \p A, after a guard granule; returns
+/// the base (also stored in A->AllocBase).
 Status arenaReserve(iopoly_array *A, size_t Bytes, void *&Base);
-/// Returns the addresses of \p Base to the arena.
-void arenaRelease(void *Base, size_t Bytes);
-/// The array owning \p P, or null.
-inline iopoly_array *arenaLookup(const void *P) {
+/// Returns the addresses of \p Base to the arena (PROT_NONE again); \p Name
+/// (the array that had them, already closed) is kept for messages about
+/// accesses to freed memory.
+void arenaRelease(void *Base, size_t Bytes, const std::string &Name = "");
+/// Whether \p P lies in the arena at all.
+inline bool inArena(const void *P) {
+  return reinterpret_cast<uintptr_t>(P) - iopoly_arena_base_ < iopoly_arena_size_;
+}
+/// The array whose granules hold \p P (its bytes, and the unused space
+/// before and after them in its granules), or null.
+inline iopoly_array *arenaOwner(const void *P) {
   uintptr_t Off = reinterpret_cast<uintptr_t>(P) - iopoly_arena_base_;
   if (Off >= iopoly_arena_size_)
     return nullptr;
   return iopoly_arena_table_[Off >> ArenaGranuleShift].load(std::memory_order_acquire);
 }
+/// The array \p P points into, or null (outside the arena or every array).
+iopoly_array *arenaLookup(const void *P);
+
+/// The array whose bytes [P, P + Len) belong to, with the offset; null and
+/// a sentence for the user otherwise ("8 bytes before the start of
+/// disk-resident array 'A'", "bytes 4096..4103 of disk-resident array 'B',
+/// which has 4096 bytes: past its end", "... belongs to no array (freed?)").
+iopoly_array *arenaResolve(uintptr_t P, size_t Len, size_t &Off, std::string &Why);
 
 } // namespace iopoly
 

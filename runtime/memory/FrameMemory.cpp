@@ -6,10 +6,12 @@
 #include "memory/FrameMemory.h"
 #include "core/Array.h"
 #include "core/Error.h"
+#include "memory/FaultService.h"
 
 #include <cerrno>
 #include <cstring>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 namespace iopoly {
@@ -58,22 +60,37 @@ FrameMemory::~FrameMemory() {
 
 bool FrameMemory::hasViews(const iopoly_array &A) const { return Fd >= 0 && A.AllocBase; }
 
+namespace {
+
+/// mmap(2) itself. A view changes which memory an address shows, not the
+/// memory: ThreadSanitizer's mmap interceptor would count it as a write to
+/// the range and report every later access by a thread that did not fault
+/// there itself (the kernel orders those; nothing in the program can).
+void *mapFixed(void *At, size_t Len, int Prot, int Flags, int Fd, off_t Off) {
+  long R = ::syscall(SYS_mmap, At, Len, Prot, Flags | MAP_FIXED, Fd, Off);
+  return R < 0 && R > -4096 ? MAP_FAILED : reinterpret_cast<void *>(R);
+}
+
+} // namespace
+
 void FrameMemory::setView(const iopoly_array &A, size_t StripeIndex, size_t Frame, ViewState Have, ViewState Want) {
   if (Have == Want || !hasViews(A))
     return;
   char *At = static_cast<char *>(A.AllocBase) + StripeIndex * Stripe;
   void *R;
   if (Want == ViewState::None)
-    R = ::mmap(At, Stripe, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
+    R = mapFixed(At, Stripe, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   else if (Have == ViewState::None)
-    R = ::mmap(At, Stripe, Want == ViewState::ReadWrite ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED | MAP_FIXED,
-               Fd, static_cast<off_t>(Frame * Stripe));
+    R = mapFixed(At, Stripe, Want == ViewState::ReadWrite ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED, Fd,
+                 static_cast<off_t>(Frame * Stripe));
   else
     R = ::mprotect(At, Stripe, Want == ViewState::ReadWrite ? PROT_READ | PROT_WRITE : PROT_READ) == 0 ? At
                                                                                                       : MAP_FAILED;
   if (R == MAP_FAILED)
     fatal(format("cannot map the view of block %zu of array '%s': %s", StripeIndex, A.Name.c_str(),
                  std::strerror(errno)));
+  if (Want == ViewState::None)
+    faultServiceViewDropped(A, At, Stripe);
 }
 
 } // namespace iopoly

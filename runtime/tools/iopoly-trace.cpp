@@ -6,14 +6,25 @@
 //   --csv      one line per event: time_s,array,stripe,disk,event,hit,mode
 //   --summary  per array and per disk: accesses, misses, prefetches,
 //              write-backs (the default)
+// iopoly-trace plot FILE -o IMAGE [--title TEXT] [--bins N]
+//   a timeline of the run (matplotlib): stripe accesses per array, fetches
+//   and hits per array and per disk over time, the buffer's occupancy. The
+//   events go as CSV to iopoly_trace_plot.py (share/iopoly/ next to the
+//   installed tool, or the source tree of this build).
 //
 //===----------------------------------------------------------------------===//
 #include "core/Trace.h"
 
+#include <climits>
 #include <cstdio>
 #include <cstring>
 #include <map>
 #include <string>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
 
 using namespace iopoly;
 
@@ -27,7 +38,127 @@ static const char *eventName(uint8_t Kind) {
   }
 }
 
+static std::string nameOf(const TraceContents &T, uint32_t Id) {
+  return Id < T.ArrayNames.size() && !T.ArrayNames[Id].empty() ? T.ArrayNames[Id] : "#" + std::to_string(Id);
+}
+
+static void writeCsv(const TraceContents &T, std::FILE *Out) {
+  std::fprintf(Out, "time_s,array,stripe,disk,event,hit,mode\n");
+  for (const TraceEvent &E : T.Events)
+    std::fprintf(Out, "%.9f,%s,%llu,%u,%s,%d,%s\n", E.TimeNs * 1e-9, nameOf(T, E.Array).c_str(),
+                 static_cast<unsigned long long>(E.Stripe), E.Disk, eventName(E.Kind), (E.Kind & TraceHit) ? 1 : 0,
+                 (E.Kind & TraceWrite) ? "write" : "read");
+}
+
+/// The plotting script: installed next to the tool, else in the sources.
+static std::string plotScript() {
+  char Self[PATH_MAX];
+  ssize_t N = ::readlink("/proc/self/exe", Self, sizeof Self - 1);
+  if (N > 0) {
+    Self[N] = '\0';
+    std::string Dir(Self);
+    Dir = Dir.substr(0, Dir.rfind('/'));
+    std::string Installed = Dir + "/../share/iopoly/iopoly_trace_plot.py";
+    struct stat St;
+    if (::stat(Installed.c_str(), &St) == 0)
+      return Installed;
+  }
+#ifdef IOPOLY_TRACE_PLOT_SOURCE
+  return IOPOLY_TRACE_PLOT_SOURCE;
+#else
+  return "";
+#endif
+}
+
+/// iopoly-trace plot FILE -o IMAGE [--title T] [--bins N]
+static int plot(int argc, char **argv) {
+  const char *Path = nullptr;
+  std::vector<std::string> Args;
+  bool HaveOut = false;
+  for (int I = 2; I < argc; ++I) {
+    std::string A = argv[I];
+    if ((A == "-o" || A == "--output" || A == "--title" || A == "--bins") && I + 1 < argc) {
+      HaveOut |= A == "-o" || A == "--output";
+      Args.push_back(A);
+      Args.push_back(argv[++I]);
+    } else if (!Path && A[0] != '-') {
+      Path = argv[I];
+    } else {
+      std::fprintf(stderr, "iopoly-trace plot: unexpected argument '%s'\n", argv[I]);
+      return 2;
+    }
+  }
+  if (!Path || !HaveOut) {
+    std::fprintf(stderr, "usage: iopoly-trace plot TRACE -o IMAGE [--title TEXT] [--bins N]\n");
+    return 2;
+  }
+  TraceContents T;
+  if (Status S = readTrace(Path, T)) {
+    std::fprintf(stderr, "iopoly-trace: %s\n", S.message().c_str());
+    return 1;
+  }
+  std::string Script = plotScript();
+  if (Script.empty()) {
+    std::fprintf(stderr, "iopoly-trace plot: iopoly_trace_plot.py not found (share/iopoly/ of the installation)\n");
+    return 1;
+  }
+  // The first Python 3 that has matplotlib (a python3 earlier in PATH, such
+  // as a virtual environment's, may not have it).
+  std::string Python;
+  for (const char *Candidate : {"python3", "/usr/bin/python3"}) {
+    pid_t P = ::fork();
+    if (P == 0) {
+      int Null = ::open("/dev/null", O_WRONLY);
+      ::dup2(Null, 1);
+      ::dup2(Null, 2);
+      ::execlp(Candidate, Candidate, "-c", "import matplotlib", static_cast<char *>(nullptr));
+      ::_exit(127);
+    }
+    int St = 0;
+    if (P > 0 && ::waitpid(P, &St, 0) == P && WIFEXITED(St) && WEXITSTATUS(St) == 0) {
+      Python = Candidate;
+      break;
+    }
+  }
+  if (Python.empty()) {
+    std::fprintf(stderr, "iopoly-trace plot: no python3 with matplotlib found (Debian: apt-get install "
+                         "python3-matplotlib)\n");
+    return 1;
+  }
+  int Pipe[2];
+  if (::pipe(Pipe) != 0) {
+    std::perror("iopoly-trace plot: pipe");
+    return 1;
+  }
+  pid_t Pid = ::fork();
+  if (Pid == 0) {
+    ::dup2(Pipe[0], 0);
+    ::close(Pipe[0]);
+    ::close(Pipe[1]);
+    std::vector<char *> Argv{&Python[0], const_cast<char *>(Script.c_str())};
+    for (std::string &A : Args)
+      Argv.push_back(&A[0]);
+    Argv.push_back(nullptr);
+    ::execvp(Python.c_str(), Argv.data());
+    std::perror("iopoly-trace plot: cannot run python3");
+    ::_exit(127);
+  }
+  ::close(Pipe[0]);
+  std::FILE *Out = ::fdopen(Pipe[1], "w");
+  if (Pid < 0 || !Out) {
+    std::perror("iopoly-trace plot");
+    return 1;
+  }
+  writeCsv(T, Out);
+  std::fclose(Out);
+  int WStatus = 0;
+  ::waitpid(Pid, &WStatus, 0);
+  return WIFEXITED(WStatus) ? WEXITSTATUS(WStatus) : 1;
+}
+
 int main(int argc, char **argv) {
+  if (argc > 1 && !std::strcmp(argv[1], "plot"))
+    return plot(argc, argv);
   bool Csv = false;
   const char *Path = nullptr;
   for (int I = 1; I < argc; ++I) {
@@ -36,7 +167,8 @@ int main(int argc, char **argv) {
     else if (!std::strcmp(argv[I], "--summary"))
       Csv = false;
     else if (!std::strcmp(argv[I], "-h") || !std::strcmp(argv[I], "--help")) {
-      std::printf("usage: iopoly-trace [--csv | --summary] FILE\n");
+      std::printf("usage: iopoly-trace [--csv | --summary] FILE\n       iopoly-trace plot FILE -o IMAGE "
+                  "[--title TEXT] [--bins N]\n");
       return 0;
     } else if (!Path)
       Path = argv[I];
@@ -46,7 +178,7 @@ int main(int argc, char **argv) {
     }
   }
   if (!Path) {
-    std::fprintf(stderr, "usage: iopoly-trace [--csv | --summary] FILE\n");
+    std::fprintf(stderr, "usage: iopoly-trace [--csv | --summary] FILE\n       iopoly-trace plot FILE -o IMAGE\n");
     return 2;
   }
   TraceContents T;
@@ -54,15 +186,9 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "iopoly-trace: %s\n", S.message().c_str());
     return 1;
   }
-  auto NameOf = [&](uint32_t Id) {
-    return Id < T.ArrayNames.size() && !T.ArrayNames[Id].empty() ? T.ArrayNames[Id] : "#" + std::to_string(Id);
-  };
+  auto NameOf = [&](uint32_t Id) { return nameOf(T, Id); };
   if (Csv) {
-    std::printf("time_s,array,stripe,disk,event,hit,mode\n");
-    for (const TraceEvent &E : T.Events)
-      std::printf("%.9f,%s,%llu,%u,%s,%d,%s\n", E.TimeNs * 1e-9, NameOf(E.Array).c_str(),
-                  static_cast<unsigned long long>(E.Stripe), E.Disk, eventName(E.Kind), (E.Kind & TraceHit) ? 1 : 0,
-                  (E.Kind & TraceWrite) ? "write" : "read");
+    writeCsv(T, stdout);
     return 0;
   }
   struct Row {

@@ -28,7 +28,8 @@ TEST_F(ApiStatsTrace, StatsFileHasEveryFieldWithTheRunsValues) {
   ASSERT_TRUE(Reader.parse(Text, J)) << Reader.Error << " in " << Text;
   ASSERT_EQ(JsonValue::Object, J.K);
   for (const char *Key : {"stripe_fetches", "distinct_stripes", "fetches_per_block", "buffer_hits", "evictions",
-                          "writebacks", "bytes_read", "bytes_written", "io_seconds", "modeled_io_seconds"}) {
+                          "writebacks", "read_bytes", "written_bytes", "io_seconds", "modeled_io_seconds",
+                          "faulted_accesses"}) {
     ASSERT_TRUE(J.has(Key)) << Key << " missing in " << Text;
     EXPECT_EQ(JsonValue::Number, J[Key].K) << Key;
   }
@@ -38,8 +39,12 @@ TEST_F(ApiStatsTrace, StatsFileHasEveryFieldWithTheRunsValues) {
   EXPECT_EQ(8, J["buffer_hits"].N);
   EXPECT_EQ(8, J["evictions"].N);
   EXPECT_EQ(1, J["writebacks"].N);
-  EXPECT_EQ(17 * 4096, J["bytes_read"].N);
-  EXPECT_EQ(4096, J["bytes_written"].N);
+  EXPECT_EQ(17 * 4096, J["read_bytes"].N);
+  EXPECT_EQ(4096, J["written_bytes"].N);
+  EXPECT_EQ(0, J["faulted_accesses"].N);
+  // One unit convention: every field that is a time or a size says so.
+  for (const char *Old : {"bytes_read", "bytes_written", "bytes"})
+    EXPECT_FALSE(J.has(Old)) << Old << " is the old name";
   EXPECT_GE(J["io_seconds"].N, 0);
   EXPECT_GT(J["modeled_io_seconds"].N, 0) << "the ssd model charges every request";
 
@@ -52,12 +57,27 @@ TEST_F(ApiStatsTrace, StatsFileHasEveryFieldWithTheRunsValues) {
   double SumFetches = 0;
   for (size_t D = 0; D < 3; ++D) {
     const JsonValue &O = Disks.Items[D];
-    ASSERT_TRUE(O.has("fetches") && O.has("bytes")) << Text;
+    ASSERT_TRUE(O.has("fetches") && O.has("transferred_bytes")) << Text;
     EXPECT_EQ(Fetches[D], O["fetches"].N) << "disk " << D;
-    EXPECT_EQ(Bytes[D], O["bytes"].N) << "disk " << D;
+    EXPECT_EQ(Bytes[D], O["transferred_bytes"].N) << "disk " << D;
     SumFetches += O["fetches"].N;
   }
   EXPECT_EQ(J["stripe_fetches"].N, SumFetches);
+
+  // per_array: the one array S, with the same numbers as the totals.
+  const JsonValue &Arrays = J["per_array"];
+  ASSERT_EQ(JsonValue::Array, Arrays.K) << Text;
+  ASSERT_EQ(1u, Arrays.Items.size()) << Text;
+  const JsonValue &A = Arrays.Items[0];
+  EXPECT_EQ("S", A["array"].S);
+  EXPECT_EQ(128 * 64 * 8, A["size_bytes"].N);
+  EXPECT_EQ(17, A["fetches"].N);
+  EXPECT_EQ(16, A["distinct_stripes"].N);
+  EXPECT_EQ(8, A["buffer_hits"].N);
+  EXPECT_EQ(17 * 4096, A["read_bytes"].N);
+  EXPECT_EQ(4096, A["written_bytes"].N);
+  EXPECT_EQ(1, A["writebacks"].N);
+  EXPECT_EQ(0, A["faulted_accesses"].N);
 
   const JsonValue &C = J["config"];
   ASSERT_EQ(JsonValue::Object, C.K) << Text;
@@ -67,6 +87,8 @@ TEST_F(ApiStatsTrace, StatsFileHasEveryFieldWithTheRunsValues) {
   EXPECT_EQ(32768, C["buffer_bytes"].N);
   EXPECT_EQ("posix", C["backend"].S);
   EXPECT_EQ("ssd", C["disk_model"]["name"].S);
+  EXPECT_TRUE(C["disk_model"].has("latency_seconds")) << Text;
+  EXPECT_TRUE(C["disk_model"].has("bandwidth_bytes_per_second")) << Text;
   ASSERT_EQ(3u, C["disks"].Items.size());
   EXPECT_EQ(Dir + "/data/disk2", C["disks"].Items[2].S);
 }

@@ -18,9 +18,17 @@
  *   overfill NAME ROWS COLS                   attach one block more than the buffer
  *   stats NAME                                a run with known counters
  *   alloc-touch NAME BYTES OFFSET             touch iopoly_alloc memory directly
+ *   alloc-plain NAME BYTES free|iopoly_free   plain C and libc (qsort, memcmp, memcpy) on
+ *                                             iopoly_alloc memory, then free and verify the files
+ *   alloc-threads NAME BYTES THREADS          several threads fault on one array at once
+ *   alloc-bad NAME BYTES WHAT                 before, after, freed, free-inner, realloc-grow:
+ *                                             must stop naming the array
+ *   alloc-realloc NAME BYTES                  shrinking realloc keeps the pointer, 0 frees
  *===----------------------------------------------------------------------===*/
 #include "iopoly.h"
 
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -300,6 +308,157 @@ static int cmdAllocTouch(const char *Name, size_t Bytes, size_t Offset) {
 int hostileMain(int Argc, char **Argv, int *Rc);
 int integrityMain(int Argc, char **Argv, int *Rc);
 
+/* Plain C on disk-resident memory: this file is not compiled with the
+ * plugin, so every access below reaches it through page faults. */
+static int cmpDesc(const void *A, const void *B) {
+  uint32_t X = *(const uint32_t *)A, Y = *(const uint32_t *)B;
+  return (X < Y) - (X > Y);
+}
+
+static int cmdAllocPlain(const char *Name, size_t Bytes, int UseFree) {
+  unsigned char *P = iopoly_alloc(Name, Bytes);
+  if (!P)
+    return die("iopoly_alloc");
+  for (size_t I = 0; I < Bytes; ++I) /* writes: faults on clean or absent stripes */
+    P[I] = patternByte(I, 5);
+  unsigned long long Sum = 0, Want = 0;
+  for (size_t I = 0; I < Bytes; ++I) { /* reads, more data than the buffer */
+    Sum += P[I];
+    Want += patternByte(I, 5);
+  }
+  if (Sum != Want)
+    return die("sum of the bytes written");
+  unsigned char *Copy = malloc(Bytes);
+  if (!Copy)
+    return die("malloc");
+  memcpy(Copy, P, Bytes); /* libc reads it */
+  if (memcmp(Copy, P, Bytes) != 0)
+    return die("memcmp after memcpy");
+  /* libc writes it: sort the first quarter as 32-bit words, descending */
+  size_t Words = Bytes / 4 / sizeof(uint32_t);
+  qsort(P, Words, sizeof(uint32_t), cmpDesc);
+  qsort(Copy, Words, sizeof(uint32_t), cmpDesc);
+  if (memcmp(Copy, P, Bytes) != 0)
+    return die("qsort on disk-resident memory differs from qsort on the heap");
+  memset(P + Bytes / 2, 0x5a, Bytes / 4); /* libc fills it */
+  memset(Copy + Bytes / 2, 0x5a, Bytes / 4);
+  if (memcmp(Copy, P, Bytes) != 0)
+    return die("memset");
+  if (UseFree)
+    free(P); /* libiopoly's free: written back, files kept */
+  else if (iopoly_free(P) != 0)
+    return die("iopoly_free");
+  size_t Dims[1] = {Bytes};
+  iopoly_array *A = iopoly_open(Name, 1, 1, Dims, IOPOLY_RDONLY);
+  if (!A)
+    return die("reopen");
+  size_t S = iopoly_block_size();
+  for (size_t B = 0; B * S < Bytes; ++B) {
+    const unsigned char *Blk = iopoly_attach(A, B, IOPOLY_READ);
+    size_t N = Bytes - B * S < S ? Bytes - B * S : S;
+    if (!Blk || memcmp(Blk, Copy + B * S, N) != 0) {
+      fprintf(stderr, "api_helper: block %zu on disk differs\n", B);
+      return 1;
+    }
+    iopoly_release(A, B);
+  }
+  iopoly_close(A);
+  free(Copy);
+  printf("plain ok\n");
+  return 0;
+}
+
+struct ThreadPart {
+  unsigned char *P;
+  size_t From, To;
+  int Ok;
+};
+
+static void *threadPart(void *Arg) {
+  struct ThreadPart *T = Arg;
+  for (int Round = 0; Round < 3; ++Round) {
+    for (size_t I = T->From; I < T->To; ++I)
+      T->P[I] = patternByte(I, (unsigned)Round);
+    for (size_t I = T->From; I < T->To; ++I)
+      if (T->P[I] != patternByte(I, (unsigned)Round))
+        return NULL;
+  }
+  T->Ok = 1;
+  return NULL;
+}
+
+static int cmdAllocThreads(const char *Name, size_t Bytes, size_t Threads) {
+  unsigned char *P = iopoly_alloc(Name, Bytes);
+  if (!P || Threads < 1 || Threads > 16)
+    return die("iopoly_alloc");
+  pthread_t Id[16];
+  struct ThreadPart Part[16];
+  for (size_t K = 0; K < Threads; ++K) {
+    /* Interleaved parts that share stripes at their edges. */
+    Part[K] = (struct ThreadPart){P, Bytes * K / Threads, Bytes * (K + 1) / Threads, 0};
+    pthread_create(&Id[K], NULL, threadPart, &Part[K]);
+  }
+  int Ok = 1;
+  for (size_t K = 0; K < Threads; ++K) {
+    pthread_join(Id[K], NULL);
+    Ok &= Part[K].Ok;
+  }
+  if (!Ok)
+    return die("a thread read back something else than it wrote");
+  for (size_t I = 0; I < Bytes; ++I)
+    if (P[I] != patternByte(I, 2))
+      return die("final contents");
+  if (iopoly_free(P) != 0)
+    return die("iopoly_free");
+  printf("threads ok\n");
+  return 0;
+}
+
+static int cmdAllocBad(const char *Name, size_t Bytes, const char *What) {
+  volatile unsigned char *P = iopoly_alloc(Name, Bytes);
+  if (!P)
+    return die("iopoly_alloc");
+  P[0] = 1;
+  printf("allocated\n");
+  fflush(stdout);
+  if (!strcmp(What, "before"))
+    printf("%d\n", P[-1]); /* A[-1]: the guard gap before the array */
+  else if (!strcmp(What, "after"))
+    printf("%d\n", P[Bytes + 4096]);
+  else if (!strcmp(What, "freed")) {
+    iopoly_free((void *)P);
+    printf("%d\n", P[0]);
+  } else if (!strcmp(What, "free-inner"))
+    free((void *)(P + 8));
+  else if (!strcmp(What, "realloc-grow"))
+    (void)!realloc((void *)P, 2 * Bytes);
+  else
+    return die("unknown case");
+  fprintf(stderr, "api_helper: the bad access did not stop the program\n");
+  return 1;
+}
+
+static int cmdAllocRealloc(const char *Name, size_t Bytes) {
+  unsigned char *P = iopoly_alloc(Name, Bytes);
+  if (!P)
+    return die("iopoly_alloc");
+  P[Bytes - 1] = 7;
+  if (realloc(P, Bytes / 2) != P || realloc(P, Bytes) != P)
+    return die("a realloc that does not grow must keep the pointer");
+  if (P[Bytes - 1] != 7)
+    return die("contents after realloc");
+  if (realloc(P, 0) != NULL)
+    return die("realloc(p, 0) frees");
+  if (iopoly_array_of(P))
+    return die("the array is still there after realloc(p, 0)");
+  unsigned char *Q = iopoly_alloc(Name, Bytes); /* the name is free again */
+  if (!Q)
+    return die("iopoly_alloc after realloc(p, 0)");
+  free(Q);
+  printf("realloc ok\n");
+  return 0;
+}
+
 int main(int Argc, char **Argv) {
   if (Argc < 3) {
     fprintf(stderr, "usage: api_helper COMMAND NAME ...\n");
@@ -332,6 +491,14 @@ int main(int Argc, char **Argv) {
     return cmdLockConflict(A[1], arg(A[2]), arg(A[3]));
   if (!strcmp(Cmd, "alloc-touch") && Argc == 5)
     return cmdAllocTouch(A[1], arg(A[2]), arg(A[3]));
+  if (!strcmp(Cmd, "alloc-plain") && Argc == 5)
+    return cmdAllocPlain(A[1], arg(A[2]), !strcmp(A[3], "free"));
+  if (!strcmp(Cmd, "alloc-threads") && Argc == 5)
+    return cmdAllocThreads(A[1], arg(A[2]), arg(A[3]));
+  if (!strcmp(Cmd, "alloc-bad") && Argc == 5)
+    return cmdAllocBad(A[1], arg(A[2]), A[3]);
+  if (!strcmp(Cmd, "alloc-realloc") && Argc == 4)
+    return cmdAllocRealloc(A[1], arg(A[2]));
   fprintf(stderr, "api_helper: bad command line for '%s'\n", Cmd);
   return 2;
 }

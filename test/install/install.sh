@@ -48,7 +48,9 @@ check_run() {
   local fetches
   fetches=$(sed -n 's/.*"stripe_fetches":\([0-9]*\).*/\1/p' "$work/$name.stats.json")
   [ -n "$fetches" ] && [ "$fetches" -gt 0 ] || fail "$name: no stripe fetches in $work/$name.stats.json"
-  if grep -q "iopoly: \(warning\|fatal\|error\)" "$work/$name.err"; then
+  # The thrash notice (a small buffer re-reads the arrays each step) is
+  # what this run is expected to say; anything else is a complaint.
+  if grep -v "has been read from disk .* times over" "$work/$name.err" | grep -q "iopoly: \(warning\|fatal\|error\)"; then
     cat "$work/$name.err" >&2
     fail "$name: the runtime complained"
   fi

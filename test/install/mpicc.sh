@@ -45,7 +45,9 @@ nm "$work/ref.o" | grep ' [BC] A$' > /dev/null || fail "the mode=off object has 
   sh -c 'r=${OMPI_COMM_WORLD_RANK:-${PMI_RANK:?no rank variable}}
          IOPOLY_DIR=$1/rank$r IOPOLY_STATS=$1/stats$r.json exec "$2"' sh "$work" "$work/lowered" \
   > "$work/lowered.out" 2> "$work/lowered.err" || { cat "$work/lowered.err" >&2; fail "the lowered build failed under mpirun"; }
-if grep -q "iopoly: " "$work/lowered.err"; then
+# The thrash notice (each step re-reads the arrays through a 1M buffer) is
+# expected; anything else from the runtime is a complaint.
+if grep -v "has been read from disk .* times over" "$work/lowered.err" | grep -q "iopoly: "; then
   cat "$work/lowered.err" >&2
   fail "the runtime complained"
 fi

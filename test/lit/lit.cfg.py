@@ -11,7 +11,7 @@ import lit.formats
 
 config.name = "iopoly"
 config.test_format = lit.formats.ShTest(not lit_config.isWindows)
-config.suffixes = [".c", ".ll", ".test"]
+config.suffixes = [".c", ".cpp", ".ll", ".test"]
 config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py.in", "CMakeLists.txt"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.iopoly_obj_root, "test", "lit")

@@ -6,7 +6,10 @@
 # ===----------------------------------------------------------------------===#
 """Generates a random C loop program from a seed, for differential testing.
 
-    gen_program.py SEED [-o prog.c]     one program (stdout by default)
+    gen_program.py SEED [-o prog.c] [--helper helper.c]
+                                        one program (stdout by default) and,
+                                        for some seeds, the helper file it
+                                        calls (build that without the plugin)
     gen_program.py --self-test          determinism and bounds self-check
 
 The same seed gives the same program (the generator uses only its own
@@ -115,6 +118,7 @@ class Generator:
         self.params = []      # (name, value) of run-time bound parameters
         self.scalars = []
         self.cost = 0
+        self.helper = None    # text of the helper file, built without the plugin
 
     # ---- helpers ------------------------------------------------------
     def chance(self, p):
@@ -707,6 +711,12 @@ class Generator:
                 main.append('  nest%d(%s);' % (n, args))
             else:
                 main += lines
+        # Issue 9: calls into a separately compiled file and pointers kept in
+        # structs (drawn from a random stream of their own, so that the rest
+        # of a seed's program does not change).
+        ext_decls, ext_main, self.helper = self.extras()
+        out += ext_decls
+        main += ext_main
         victim = r.choice([a for a in self.arrays if a.disk])
         vref = victim.name + '[0]' * len(victim.dims) + ('.a' if victim.fields else '')
         main += ['#ifdef IOPOLY_RANDOM_SABOTAGE',
@@ -736,6 +746,80 @@ class Generator:
         return '\n'.join(out) + '\n'
 
 
+def _extras(self):
+    """Code that reaches disk-resident arrays the plugin cannot follow:
+    (declarations for the program, statements for main, the text of a
+    helper file to build without the plugin, or None). The helper updates
+    and sums an array through plain pointers (page faults in lowered
+    builds); a struct holds a pointer to an array that a function of the
+    program walks through (a run-time checked pointer) and that the helper
+    sums through the struct. Values stay within the generator's bounds:
+    floats are halved and shifted, integers wrap in unsigned arithmetic."""
+    rx = random.Random(self.seed * 7919 + 17)
+    decls, stmts = [], []
+    helper = ['/* Helper of the random program, seed %d: built without the plugin. */' % self.seed,
+              '#include <stddef.h>', '#include <stdint.h>', '']
+    plain = [a for a in self.arrays if a.disk and not a.fields]
+    if not plain:
+        return decls, stmts, None
+    used = False
+    if rx.random() < 0.35:
+        a = rx.choice(plain)
+        n = a.nbytes // a.size
+        step = rx.choice([1, 1, 3, 7, 64])
+        upd = 'p[i] = (%s)(p[i] * 0.5 + 0.25);' % a.ctype if a.is_float else \
+            'p[i] = (%s)((%s)p[i] * 3%s + 1%s);' % (a.ctype, a.utype, a.usuf, a.usuf)
+        helper += ['void ext_update_%s(%s *p, size_t n) {' % (a.name, a.ctype),
+                   '  for (size_t i = 0; i < n; i += %d)' % step,
+                   '    ' + upd,
+                   '}',
+                   'double ext_sum_%s(const %s *p, size_t n) {' % (a.name, a.ctype),
+                   '  double s = 0;',
+                   '  for (size_t i = 0; i < n; ++i)',
+                   '    s += (double)p[i] * 0x1p-20;',
+                   '  return s;',
+                   '}', '']
+        decls += ['void ext_update_%s(%s *p, size_t n);' % (a.name, a.ctype),
+                  'double ext_sum_%s(const %s *p, size_t n);' % (a.name, a.ctype), '']
+        stmts += ['  ext_update_%s((%s *)%s, %d);' % (a.name, a.ctype, a.name, n),
+                  '  printf("ext %s %%a\\n", ext_sum_%s((const %s *)%s, %d));' % (a.name, a.name, a.ctype, a.name, n)]
+        used = True
+    if rx.random() < 0.35:
+        a = rx.choice(plain)
+        n = a.nbytes // a.size
+        stride = rx.choice([1, 2, 5])
+        upd = 'v->p[i] = (%s)(v->p[i] * 0.75 - 0.5);' % a.ctype if a.is_float else \
+            'v->p[i] = (%s)((%s)v->p[i] + (%s)i);' % (a.ctype, a.utype, a.utype)
+        decls += ['struct view_%s { %s *p; size_t n, stride; };' % (a.name, a.ctype),
+                  'static struct view_%s view_%s;' % (a.name, a.name),
+                  '__attribute__((noinline)) static void walk_view_%s(struct view_%s *v) {' % (a.name, a.name),
+                  '  for (size_t i = 0; i < v->n; i += v->stride)',
+                  '    ' + upd,
+                  '}',
+                  'double ext_view_sum_%s(const struct view_%s *v);' % (a.name, a.name), '']
+        helper += ['struct view_%s { %s *p; size_t n, stride; };' % (a.name, a.ctype),
+                   'double ext_view_sum_%s(const struct view_%s *v) {' % (a.name, a.name),
+                   '  double s = 0;',
+                   '  for (size_t i = 0; i < v->n; i += v->stride)',
+                   '    s += (double)v->p[i] * 0x1p-20;',
+                   '  return s;',
+                   '}', '']
+        stmts += ['  view_%s.p = (%s *)%s;' % (a.name, a.ctype, a.name),
+                  '  view_%s.n = %d;' % (a.name, n),
+                  '  view_%s.stride = %d;' % (a.name, stride),
+                  '  walk_view_%s(&view_%s);' % (a.name, a.name),
+                  '  printf("view %s %%a\\n", ext_view_sum_%s(&view_%s));' % (a.name, a.name, a.name)]
+        used = True
+    if not used:
+        return decls, stmts, None
+    if any(a.kind == 'rec' for a in self.arrays):
+        pass  # records are never handed out (no struct rec in the helper)
+    return decls, stmts, '\n'.join(helper) + '\n'
+
+
+Generator.extras = _extras
+
+
 def generate(seed):
     """The program text for seed."""
     return Generator(seed).generate()
@@ -743,11 +827,11 @@ def generate(seed):
 
 def generate_with_info(seed):
     """The program text for seed and facts about it (bytes of disk-resident
-    data, estimated statement instances)."""
+    data, estimated statement instances, the helper file's text or None)."""
     g = Generator(seed)
     text = g.generate()
     return text, {'disk_bytes': sum(a.nbytes for a in g.arrays if a.disk), 'cost': g.cost,
-                  'arrays': {a.name: a.kind for a in g.arrays},
+                  'arrays': {a.name: a.kind for a in g.arrays}, 'helper': g.helper,
                   # Settings of the lowered runs this program asks for (IOPOLY_* -> value).
                   'run_env': g.features.run_env()}
 
@@ -813,10 +897,14 @@ def main():
     ap.add_argument('seed', nargs='?', type=int, default=0)
     ap.add_argument('-o', '--output')
     ap.add_argument('--self-test', action='store_true')
+    ap.add_argument('--helper', help='write the helper file here (an empty file when the program has none)')
     args = ap.parse_args()
     if args.self_test:
         return self_test(200)
-    text = generate(args.seed)
+    text, info = generate_with_info(args.seed)
+    if args.helper:
+        with open(args.helper, 'w') as f:
+            f.write(info['helper'] or '')
     if args.output:
         with open(args.output, 'w') as f:
             f.write(text)

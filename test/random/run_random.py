@@ -95,6 +95,8 @@ STRIPE, DISKS, BUFFER = '4K', '4', '64K'
 BASE_CFLAGS = ['-ffp-contract=off']
 RUN_TIMEOUT = 60
 COMPILE_TIMEOUT = 300
+# The compiler of the helper files (issue 9: code built without the plugin).
+PLAIN_CC = os.environ.get('IOPOLY_PLAIN_CC', 'clang-19')
 
 # What a mode's remarks say when it restructured the loops (issue 4 modes,
 # e.g. "dro-wp: reordered the loops here by locality sets: ..." under
@@ -284,7 +286,7 @@ class Tester:
                                                        scheduled=0, bigger_buffer=0, failures=0, fetches=0,
                                                        compile_cpu=0.0, compile_failures=0))
 
-    def compile_cmd(self, src, opt, mode, out, remarks=False):
+    def compile_cmd(self, src, opt, mode, out, remarks=False, objs=()):
         cmd = [self.clang, opt] + mode_flags(mode) + ['-fplugin-arg-iopoly-stripe=' + STRIPE,
                                                       '-fplugin-arg-iopoly-disks=' + DISKS]
         if self.args.sabotage and mode == self.args.sabotage:
@@ -294,7 +296,7 @@ class Tester:
         cmd += BASE_CFLAGS + self.args.cflags
         if remarks:
             cmd += ['-Rpass=iopoly', '-Rpass-missed=iopoly']
-        return cmd + [src, '-o', out]
+        return cmd + [src] + list(objs) + ['-o', out]
 
     def job(self, seed, opt):
         t0 = time.monotonic()
@@ -311,6 +313,20 @@ class Tester:
         with open(src, 'w') as f:
             f.write(text)
         res = {'seed': seed, 'opt': opt, 'modes': {}, 'failures': []}
+        # The helper file the program calls (issue 9), built without the
+        # plugin: lowered builds reach their arrays from it by page faults.
+        objs = []
+        if info.get('helper'):
+            helper = os.path.join(work, 'helper.c')
+            with open(helper, 'w') as f:
+                f.write(info['helper'])
+            objs = [os.path.join(work, 'helper.o')]
+            rc, _, err, _ = run_cmd([PLAIN_CC, opt, '-c', helper, '-o', objs[0]], COMPILE_TIMEOUT)
+            if rc != 0:
+                res['failures'].append(('off', 'the helper file does not compile (a generator bug?)'))
+                self.keep_failure(work, seed, opt, 'off', 'the helper file does not compile',
+                                  {'compile.stderr': err.decode(errors='replace')})
+                return res
 
         def fail(mode, what, extra=None):
             res['failures'].append((mode, what))
@@ -318,7 +334,7 @@ class Tester:
 
         # The reference.
         ref_exe = os.path.join(work, 'ref')
-        rc, _, err, cpu = run_cmd(self.compile_cmd(src, opt, 'off', ref_exe), COMPILE_TIMEOUT)
+        rc, _, err, cpu = run_cmd(self.compile_cmd(src, opt, 'off', ref_exe, objs=objs), COMPILE_TIMEOUT)
         res['cpu'] = {'off': cpu}
         if rc != 0:
             fail('off', 'the mode=off build does not compile (a generator bug?)',
@@ -345,7 +361,7 @@ class Tester:
             tag = mode.replace('+', '_').replace('=', '-')
             exe = os.path.join(work, tag)
             m = {}
-            rc, _, err, cpu = run_cmd(self.compile_cmd(src, opt, mode, exe, remarks=True), COMPILE_TIMEOUT)
+            rc, _, err, cpu = run_cmd(self.compile_cmd(src, opt, mode, exe, remarks=True, objs=objs), COMPILE_TIMEOUT)
             remarks = err.decode(errors='replace')
             with open(os.path.join(work, tag + '.remarks'), 'w') as f:
                 f.write(remarks)
@@ -481,13 +497,17 @@ class Tester:
                      q(os.path.join(HERE, 'reduce.py')), q(self.args.bin), mode, opt, buffer,
                      ''.join(' --run-env ' + q(kv) for kv in self.args.run_env),
                      ' --cflags ' + q(' '.join(self.args.cflags)) if self.args.cflags else ''),
-                 'set -e', 'cd "$(dirname "$0")"',
-                 '%s %s -fplugin-arg-iopoly-mode=off -DIOPOLY_RANDOM_REFERENCE prog.c -o ref' % (
-                     q(self.clang), ' '.join(map(q, common))),
+                 'set -e', 'cd "$(dirname "$0")"']
+        helper = ''
+        if os.path.isfile(os.path.join(work, 'helper.c')):  # built without the plugin
+            lines.append('%s %s -c helper.c -o helper.o' % (q(PLAIN_CC), opt))
+            helper = ' helper.o'
+        lines += ['%s %s -fplugin-arg-iopoly-mode=off -DIOPOLY_RANDOM_REFERENCE prog.c%s -o ref' % (
+                      q(self.clang), ' '.join(map(q, common)), helper),
                  './ref > ref.out']
         if mode != 'off':
-            lines += ['%s %s %s prog.c -o prog.%s' % (q(self.clang), ' '.join(map(q, common)),
-                                                      ' '.join(mode_flags(mode)), mode.replace('+', '_')),
+            lines += ['%s %s %s prog.c%s -o prog.%s' % (q(self.clang), ' '.join(map(q, common)),
+                                                        ' '.join(mode_flags(mode)), helper, mode.replace('+', '_')),
                       'rm -rf data && mkdir data',
                       'env IOPOLY_DIR=$PWD/data IOPOLY_DISKS=%s IOPOLY_STRIPE=%s IOPOLY_BUFFER=%s '
                       'IOPOLY_DISK_MODEL=none IOPOLY_DIRECT=off IOPOLY_STATS=$PWD/stats.json %s./prog.%s > mode.out'

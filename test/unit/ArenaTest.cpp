@@ -4,9 +4,10 @@
 //
 // Addresses handed out for disk-resident memory map back to their array
 // (iopoly_array_of), ordinary pointers map to nothing, released ranges stop
-// mapping, and touching the memory directly (from code not compiled with
-// the plugin) stops the program with a message naming the array instead of
-// corrupting anything.
+// mapping, every array has a guard gap before it, and touching memory that
+// no running runtime can serve stops the program with a message naming the
+// array instead of corrupting anything (ApiFaultTest.cpp: the page-fault
+// service of a running program).
 //
 //===----------------------------------------------------------------------===//
 #include "memory/Arena.h"
@@ -80,10 +81,38 @@ TEST(Arena, ArenaPointersMapToTheirArray) {
   EXPECT_EQ(B.get(), iopoly_array_of(PB + (size_t(1) << 30)));
   EXPECT_EQ(B.get(), iopoly_array_of(PB + (size_t(1) << 30) + 4));
   EXPECT_NE(PA, PB);
-  // Ranges do not overlap: each starts on its own granule.
+  // Ranges do not overlap and a guard granule that belongs to no array
+  // lies before each: A[-1] never reaches another array.
   uintptr_t GA = reinterpret_cast<uintptr_t>(PA) >> ArenaGranuleShift;
   uintptr_t GB = reinterpret_cast<uintptr_t>(PB) >> ArenaGranuleShift;
-  EXPECT_TRUE(GB > GA || GB + 2 <= GA);
+  EXPECT_TRUE(GB > GA + 1 || GB + 3 <= GA);
+  EXPECT_EQ(nullptr, iopoly_array_of(PA - 1));
+  EXPECT_EQ(nullptr, iopoly_array_of(PB - 1));
+  size_t Off = 0;
+  std::string Why;
+  EXPECT_EQ(nullptr, arenaResolve(reinterpret_cast<uintptr_t>(PB) - 8, 8, Off, Why));
+  EXPECT_NE(std::string::npos, Why.find("8 bytes before the start of disk-resident array 'second'")) << Why;
+  EXPECT_EQ(nullptr, arenaResolve(reinterpret_cast<uintptr_t>(PA) + 3000, 1, Off, Why));
+  EXPECT_NE(std::string::npos, Why.find("byte 3000 of disk-resident array 'first' (3000 bytes): past its end")) << Why;
+  EXPECT_EQ(A.get(), arenaResolve(reinterpret_cast<uintptr_t>(PA) + 2992, 8, Off, Why));
+  EXPECT_EQ(2992u, Off);
+}
+
+TEST(Arena, ExactGranuleArraysStillHaveAGapBetweenThem) {
+  size_t G = size_t(1) << ArenaGranuleShift;
+  auto A = fakeArray("lower", G), B = fakeArray("upper", G);
+  Reserved RA(*A, G), RB(*B, G);
+  char *PA = static_cast<char *>(RA.Base), *PB = static_cast<char *>(RB.Base);
+  ASSERT_TRUE(PA && PB);
+  char *Lo = PA < PB ? PA : PB;
+  iopoly_array *LoA = PA < PB ? A.get() : B.get();
+  // One byte past the end of the lower array is not the upper one.
+  EXPECT_EQ(nullptr, iopoly_array_of(Lo + G));
+  size_t Off = 0;
+  std::string Why;
+  EXPECT_EQ(nullptr, arenaResolve(reinterpret_cast<uintptr_t>(Lo + G), 1, Off, Why));
+  EXPECT_NE(std::string::npos, Why.find("'" + LoA->Name + "'")) << Why;
+  EXPECT_NE(std::string::npos, Why.find("past its end")) << Why;
 }
 
 TEST(Arena, OrdinaryPointersMapToNothing) {
@@ -111,8 +140,20 @@ TEST(Arena, ReleasedRangesStopMappingAndAreReused) {
   EXPECT_EQ(nullptr, iopoly_array_of(First));
   auto B = fakeArray("next", 4096);
   Reserved R(*B, 4096);
-  EXPECT_EQ(First, R.Base) << "the first free granule is reused";
-  EXPECT_EQ(B.get(), iopoly_array_of(First));
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(First) >> ArenaGranuleShift,
+            reinterpret_cast<uintptr_t>(R.Base) >> ArenaGranuleShift)
+      << "the first free granule is reused";
+  EXPECT_EQ(B.get(), iopoly_array_of(R.Base));
+  EXPECT_EQ(0u, reinterpret_cast<uintptr_t>(R.Base) % 4096) << "page-aligned, for the views of its stripes";
+}
+
+TEST(Arena, ArraysStartAtDifferentOffsetsInTheirGranules) {
+  // Element i of two arrays must not share the low address bits that cache
+  // way predictors hash (both arrays would miss at every access).
+  auto A = fakeArray("colour_a", 8192), B = fakeArray("colour_b", 8192);
+  Reserved RA(*A, 8192), RB(*B, 8192);
+  size_t Mask = (size_t(1) << ArenaGranuleShift) - 1;
+  EXPECT_NE(reinterpret_cast<uintptr_t>(RA.Base) & Mask, reinterpret_cast<uintptr_t>(RB.Base) & Mask);
 }
 
 TEST(ArenaDeathTest, DirectAccessStopsWithTheArrayName) {
@@ -120,7 +161,8 @@ TEST(ArenaDeathTest, DirectAccessStopsWithTheArrayName) {
   auto A = fakeArray("matrix_A", 1 << 20);
   Reserved R(*A, 1 << 20);
   volatile char *P = static_cast<char *>(R.Base);
-  EXPECT_DEATH(P[12345] = 1, "direct access to disk-resident array 'matrix_A' \\(byte 12345 of 1048576\\)");
+  // No runtime owns these fake arrays: the fault service cannot serve them.
+  EXPECT_DEATH(P[12345] = 1, "disk-resident array 'matrix_A' \\(byte 12345 of 1048576\\)");
   EXPECT_DEATH((void)P[0], "disk-resident array 'matrix_A'.*iopoly plugin");
 }
 

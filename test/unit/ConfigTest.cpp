@@ -233,6 +233,12 @@ const BadValue BadValues[] = {
     {"IOPOLY_CHECKSUM", "sha256"},
     {"IOPOLY_MPIIO_HINTS", "striping_unit"},
     {"IOPOLY_MPIIO_HINTS", "a=1,=2"},
+    {"IOPOLY_FAULTS", "sometimes"},
+    {"IOPOLY_FAULTS", ""},
+    {"IOPOLY_PROGRESS", "fast"},
+    {"IOPOLY_PROGRESS", "1ms"},
+    {"IOPOLY_THRASH", "-1"},
+    {"IOPOLY_THRASH", "many"},
 };
 // Variables whose every value is acceptable (paths).
 const std::set<std::string> FreeForm = {"IOPOLY_STATS", "IOPOLY_TRACE", "IOPOLY_MPIIO_MODULE"};

@@ -8,12 +8,13 @@
  *   qsortA, qsortB   libc's qsort
  *   fwriteA          libc's fwrite, 32 KB at once: more than stdio
  *                    buffers, so glibc hands A to the write system call,
- *                    which fails with EFAULT instead of faulting; here
- *                    "works" means the file holds A's bytes ("fwrite ok")
+ *                    which libiopoly wraps; "works" means the file holds
+ *                    A's bytes ("fwrite ok")
  *   inside           nothing leaves compiled code: prints the sums (the
  *                    control: the program itself works)
- * Everything but "inside" (and a working fwriteA) must stop with "direct access to disk-resident
- * array 'A'" (or 'B'), never return a wrong result.
+ * Each prints what the same program prints on ordinary memory (mode=off):
+ * code without the plugin reaches disk-resident memory through the
+ * runtime's page-fault service (test/install/misuse.sh).
  *===----------------------------------------------------------------------===*/
 #include <iopoly.h>
 #include <stdio.h>

@@ -1,8 +1,10 @@
 ; An innermost loop with affine, unconditional disk-resident accesses is
-; strip-mined: strip.head translates each access once (calling the runtime
-; only when its window does not hold the address), computes how many
-; iterations stay inside every window, and runs the loop that many times
-; with the accesses rebased by the windows' deltas - no test per access. A
+; strip-mined: strip.head translates each stream once (the load and the
+; store of A[i] are one stream, served by one window attached for writing;
+; the runtime is called only when the window does not hold the address),
+; computes how many iterations stay inside every window, and runs the loop
+; that many times with the accesses rebased by the window's delta - no test
+; per access. A
 ; checked copy runs one iteration when an access straddles two stripes.
 ; The reduction (a header phi) and the value used after the loop are
 ; carried across strips.
@@ -37,15 +39,14 @@ exit:
 ; CHECK: %strip.done = phi i64 [ 0, %entry ], [ %strip.done.next, %strip.latch ]
 ; CHECK: %s.carry = phi double [ 0.000000e+00, %entry ], [ %s.next, %strip.latch ]
 ; CHECK: strip.translate:
-; CHECK-NEXT: call ptr @__iopoly_translate(ptr %iopoly.win{{[0-9]*}}, ptr %strip.addr, i64 8, i32 1)
-; CHECK: strip.translate{{[0-9]*}}:
-; CHECK-NEXT: call ptr @__iopoly_translate(ptr %iopoly.win{{[0-9]*}}, ptr %strip.addr{{[0-9]*}}, i64 8, i32 2)
+; CHECK: call ptr @__iopoly_translate(ptr %iopoly.win{{[0-9]*}}, ptr %strip.addr, i64 8, i32 2, ptr @iopoly.site)
+; CHECK-NOT: strip.translate{{[0-9]+}}:
 ; CHECK: br i1 %{{.*}}, label %loop, label %loop.checked
 ; CHECK: loop:
 ; CHECK: %strip.count = phi i64
 ; CHECK: %strip.real = getelementptr i8, ptr %p, i64 %strip.delta
 ; CHECK-NEXT: load double, ptr %strip.real
-; CHECK: %strip.real{{[0-9]*}} = getelementptr i8, ptr %p, i64 %strip.delta{{[0-9]*}}
+; CHECK: %strip.real{{[0-9]*}} = getelementptr i8, ptr %p, i64 %strip.delta
 ; CHECK-NEXT: store double %w, ptr %strip.real
 ; CHECK-NOT: __iopoly_translate
 ; CHECK: br i1 %{{.*}}, label %loop, label %strip.latch
@@ -58,6 +59,6 @@ exit:
 ; CHECK: call ptr @__iopoly_translate
 ; CHECK: br label %strip.latch
 
-; REMARK: remark: <unknown>:0:0: strip-mined loop at stripe boundaries: 2 accesses to 'A' are translated once per strip instead of once per iteration
+; REMARK: remark: <unknown>:0:0: strip-mined loop at stripe boundaries: 2 accesses to 'A' in 1 stream are translated once per strip instead of once per iteration
 
 ; NOHOIST-NOT: strip.head

@@ -23,11 +23,11 @@
 //
 // STRIPE: warning: disk-resident global 'G': the files of an earlier run have other settings ({{.*}}stripe size (IOPOLY_STRIPE): the file has 4096, the current setting is 8192); they are replaced
 // DISKS: warning: disk-resident global 'G': the files of an earlier run have other settings ({{.*}}: the file has 8192, the current setting is 4096); they are replaced
-// DIMS: warning: disk-resident global 'G': the files of an earlier run have other settings ({{.*}}: the file has 40000, the current setting is 48000)
+// DIMS: warning: disk-resident global 'G': the files of an earlier run have other settings ({{.*}}: the file has 5000, the current setting is 6000)
 // SUM: sum 1.24975e+07
 // BIGGER: sum 1.7997e+07
 // KEPT: fatal: cannot create disk-resident global 'G'
-// KEPT-SAME: element size: the file has 8, the current setting is 1
+// KEPT-SAME: dims: the file has 77, the current setting is 5000
 // KEPT-SAME: The files were not made by a disk-resident global
 // KEPT-SAME: remove them with 'iopoly-fsck G --remove'
 #include <iopoly.h>
