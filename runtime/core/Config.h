@@ -32,7 +32,7 @@ struct DiskModelParams {
 enum class DirectIO { Auto, On, Off };
 
 struct Config {
-  std::string Dir;                   ///< IOPOLY_DIR
+  std::string Dir;                   ///< IOPOLY_DIR as given (may hold %r/%h/%p)
   std::vector<std::string> DiskDirs; ///< resolved from IOPOLY_DISKS
   std::string DisksSpec;             ///< IOPOLY_DISKS as given
   size_t StripeSize = 64 << 10;      ///< IOPOLY_STRIPE
@@ -80,6 +80,10 @@ Status globalConfig(const Config *&Out);
 /// outside MPI), %h (host name) and %% in a file name, so that every rank
 /// of a job writes its own statistics and trace.
 std::string expandPathTemplate(const std::string &Path);
+
+/// The same for a directory of IOPOLY_DIR or IOPOLY_DISKS, with the rank
+/// taken through \p Env; an unknown %-code is an error naming it.
+Status expandDirTemplate(const std::string &Path, const EnvLookup &Env, std::string &Out);
 
 /// IOPOLY_VERBOSE, readable before (and without) the full parse.
 bool verboseEnabled();

@@ -36,6 +36,14 @@
 
 #include "iopoly.h"
 
+// The C bindings only, whatever the C++ compiler (the build defines these
+// too; a copy compiled by hand must not pick up libmpi's C++ symbols).
+#ifndef OMPI_SKIP_MPICXX
+#define OMPI_SKIP_MPICXX 1
+#endif
+#ifndef MPICH_SKIP_MPICXX
+#define MPICH_SKIP_MPICXX 1
+#endif
 #include <mpi.h>
 
 #include <atomic>
