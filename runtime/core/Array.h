@@ -10,8 +10,10 @@
 #define IOPOLY_RUNTIME_ARRAY_H
 
 #include "io/Backend.h"
+#include "core/Group.h"
 #include "core/Layout.h"
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -66,10 +68,18 @@ struct iopoly_array {
   /// truncated here and the stripe never written since): fetched by zero
   /// filling the frame, with no I/O. Empty: unknown. Buffer lock.
   std::vector<unsigned long long> ZeroOnDisk;
+  /// The ranks sharing this array (runtime/core/SharedArrays.cpp); null
+  /// when it belongs to this process alone.
+  std::shared_ptr<iopoly::Group> Grp;
+  /// A disk-resident global of an MPI program waiting for MPI_Init to be
+  /// opened collectively: it has addresses but no files yet.
+  std::atomic<bool> Pending{false};
+  const void *PendingInit = nullptr; ///< its C initializer (or null)
 
   explicit iopoly_array(const iopoly::Geometry &G)
       : Geo(G), Table(G.numStripes()) {}
   bool live() const { return Magic == LiveMagic; }
+  bool shared() const { return Grp != nullptr; }
   bool zeroOnDisk(size_t Stripe) const {
     return Stripe / 64 < ZeroOnDisk.size() && (ZeroOnDisk[Stripe / 64] >> (Stripe % 64) & 1);
   }

@@ -67,9 +67,11 @@ Status Runtime::init() {
   if (!C.TracePath.empty())
     if (Status S = Trace->open(C.TracePath))
       return S;
-  Workers = std::make_unique<IOWorkers>(C.numDisks(), !B->allowsBackgroundIO());
+  Workers = std::make_unique<IOWorkers>(C.numDisks(), false);
+  Workers->setInlineWhile([Be = B.get()] { return !Be->allowsBackgroundIO(); });
   IO = std::make_unique<StripeIO>(*Model, C.ModelWait, Retry, Counters->IoNanos, C.numDisks());
-  BufferEnv Env{C.StripeSize, C.bufferFrames(), C.Prefetch, *Counters, *Model, *Trace, *Workers, *IO};
+  BufferEnv Env{C.StripeSize, C.bufferFrames(), C.Prefetch, *Counters, *Model, *Trace, *Workers, *IO,
+                [this](iopoly_array *A) { return openPendingAlone(A); }};
   Buffer = std::make_unique<StripeBuffer>(Env);
   verbose(format("runtime started: %zu disks, %zu-byte stripes, %zu frames, backend %s, disk model %s",
                  C.numDisks(), C.StripeSize, C.bufferFrames(), B->name(), C.Model.Name.c_str()));
@@ -82,7 +84,7 @@ bool Runtime::isOpen(const iopoly_array *A) {
 }
 
 Status Runtime::open(const char *Name, size_t ElemSize, int NDims, const size_t *Dims,
-                     const int *Layout, int Flags, iopoly_array *&Out) {
+                     const int *Layout, int Flags, iopoly_array *&Out, std::shared_ptr<Group> Grp) {
   if (Status S = checkArrayName(Name))
     return S;
   int Kind = Flags & (IOPOLY_RDONLY | IOPOLY_RDWR | IOPOLY_CREATE);
@@ -104,8 +106,13 @@ Status Runtime::open(const char *Name, size_t ElemSize, int NDims, const size_t 
   auto A = std::make_unique<iopoly_array>(G);
   A->Name = Name;
   A->Id = NextId++;
-  if (Status S = openArrayFiles(*this, *A, Flags))
+  if (Grp) {
+    if (Status S = openSharedFiles(*A, Flags, *Grp))
+      return S;
+    A->Grp = std::move(Grp);
+  } else if (Status S = openArrayFiles(*this, *A, Flags)) {
     return S;
+  }
   Buffer->locked([&] {
     A->Fetched = Counters->fetchedBits(A->Name, G.numStripes());
     Trace->defineArray(A->Id, A->Name);
@@ -118,9 +125,14 @@ Status Runtime::open(const char *Name, size_t ElemSize, int NDims, const size_t 
 
 Status Runtime::flush(iopoly_array *A) {
   Status First = Buffer->flush(A);
+  // In open order: syncing a shared array's MPI-IO files is collective,
+  // and every rank must reach its arrays in the same order.
+  std::vector<iopoly_array *> Arrays = openArrays();
   std::lock_guard<std::mutex> L(RegistryMu);
-  for (const iopoly_array *O : Open) {
+  for (const iopoly_array *O : Arrays) {
     if (A && O != A)
+      continue;
+    if (O->Pending)
       continue;
     if (!O->Writable)
       continue;
@@ -138,6 +150,11 @@ Status Runtime::close(iopoly_array *A) {
     if (!Open.count(A))
       return Status::error("handle is not an open array (closed twice?)");
   }
+  // A shared array is closed by all its ranks together: their changes
+  // meet on disk first.
+  if (A->shared())
+    if (Status S = syncShared(A))
+      return S;
   if (Status S = Buffer->drop(A))
     return S;
   if (A->Writable)
@@ -155,6 +172,17 @@ Status Runtime::close(iopoly_array *A) {
 }
 
 std::string Runtime::statsJSON() {
+  std::vector<std::string> SharedDescs;
+  for (iopoly_array *A : openArrays())
+    if (A->shared()) {
+      JsonWriter W;
+      W.beginObject();
+      W.key("array").value(A->Name);
+      W.key("ranks").value(A->Grp->describe());
+      W.key("rank").value(static_cast<long long>(A->Grp->rank()));
+      W.endObject();
+      SharedDescs.push_back(W.str());
+    }
   std::string DirectIO = B->directStatus();
   std::string BackendExtra = B->statsJSON();
   double Wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - Started).count();
@@ -192,6 +220,18 @@ std::string Runtime::statsJSON() {
     W.key("dropped").value(static_cast<unsigned long long>(K.PrefetchDropped));
     W.key("used").value(static_cast<unsigned long long>(K.PrefetchUsed));
     W.key("wasted").value(static_cast<unsigned long long>(K.PrefetchWasted));
+    W.endObject();
+    W.key("sharing").beginObject();
+    W.key("sync_points").value(static_cast<unsigned long long>(K.SyncPoints));
+    W.key("sync_runs").value(static_cast<unsigned long long>(K.SyncRuns));
+    W.key("sync_bytes").value(static_cast<unsigned long long>(K.SyncBytes));
+    W.key("sync_dropped").value(static_cast<unsigned long long>(K.SyncDrops));
+    W.key("sync_reread").value(static_cast<unsigned long long>(K.SyncRereads));
+    W.key("twin_peak_bytes").value(static_cast<unsigned long long>(K.TwinPeakBytes));
+    W.key("shared_arrays").beginArray();
+    for (const std::string &Desc : SharedDescs)
+      W.raw(Desc);
+    W.endArray();
     W.endObject();
     W.key("read_errors").value(static_cast<unsigned long long>(K.ReadErrors));
     W.key("write_errors").value(static_cast<unsigned long long>(K.WriteErrors));

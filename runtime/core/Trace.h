@@ -30,6 +30,7 @@ enum TraceKind : uint8_t {
   TracePrefetch = 0x10,
   TraceWriteback = 0x20,
   TraceEvict = 0x30,
+  TraceSync = 0x40, ///< a sync point of a shared array (stripe 0)
 };
 
 struct TraceEvent {

@@ -47,4 +47,16 @@ Status StripeIO::write(iopoly_array &A, size_t Stripe, const char *Data, double 
   });
 }
 
+Status StripeIO::writeRuns(iopoly_array &A, size_t Stripe, const char *Data, const std::vector<IoRun> &Runs,
+                           double Service) {
+  size_t Disk = A.Geo.diskOf(Stripe);
+  uint64_t Base = A.Geo.fileOffset(Stripe);
+  return timed(Disk, Service, [&] {
+    for (const IoRun &R : Runs)
+      if (Status S = writeFully(*A.Files[Disk], Data + R.Offset, R.Len, Base + R.Offset, A.Paths[Disk], Retry))
+        return S;
+    return Status();
+  });
+}
+
 } // namespace iopoly

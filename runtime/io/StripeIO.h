@@ -18,6 +18,7 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 namespace iopoly {
 
@@ -31,6 +32,11 @@ public:
   /// Writes the slot of \p Stripe of \p A from \p Data.
   Status write(iopoly_array &A, size_t Stripe, const char *Data,
                double Service);
+
+  /// Writes only \p Runs (offsets within the stripe) of \p Data: the
+  /// bytes a rank changed in a stripe of a shared array.
+  Status writeRuns(iopoly_array &A, size_t Stripe, const char *Data, const std::vector<IoRun> &Runs,
+                   double Service);
 
 private:
   template <typename Fn> Status timed(size_t Disk, double Service, Fn Op);

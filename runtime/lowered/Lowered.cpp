@@ -12,6 +12,7 @@
 #include "iopoly/abi.h"
 
 #include "memory/Arena.h"
+#include "core/Group.h"
 #include "core/Runtime.h"
 
 #include <algorithm>
@@ -310,6 +311,9 @@ void __iopoly_window_release(iopoly_window *W) {
 }
 
 void __iopoly_global_init(const char *Name, size_t Bytes, const void *Init, void **Slot) {
+  // MPI programs (libiopoly_mpi): opened collectively at MPI_Init.
+  if (deferGlobal(Name, Bytes, Init, Slot))
+    return;
   void *P = iopoly_alloc_flags(Name, Bytes, IOPOLY_CREATE | IOPOLY_TRUNC);
   if (!P)
     fatal(format("cannot create disk-resident global '%s' (%zu bytes): %s", Name, Bytes, iopoly_last_error()));

@@ -72,10 +72,13 @@ fail() {
   exit 1
 }
 
-# mpi4 PROGRAM ARGS...: run on 4 ranks.
+# mpi4 PROGRAM ARGS...: run on 4 ranks; mpin N PROGRAM ARGS...: on N.
 mpi4() {
-  echo "+ mpirun -np 4 $*" >&2
-  "${launcher[@]}" "$MT_NPFLAG" 4 "${preflags[@]}" "$MT_BIN/$1" "${@:2}"
+  mpin 4 "$@"
+}
+mpin() {
+  echo "+ mpirun -np $*" >&2
+  "${launcher[@]}" "$MT_NPFLAG" "$1" "${preflags[@]}" "$MT_BIN/$2" "${@:3}"
 }
 
 # alone PROGRAM ARGS...: run one process without a launcher.
@@ -174,6 +177,98 @@ case "$scenario" in
     # The same under mpirun: every rank fails cleanly, nobody hangs.
     IOPOLY_MPIIO_HINTS="striping_factor=0" mpi4 errors "'striping_factor' needs a positive integer, not '0'" >/dev/null
     [ ! -e "$IOPOLY_DIR" ] || fail "a failed open left files in $IOPOLY_DIR"
+    ;;
+  shared_np2 | shared_np4_mpiio | shared_np8 | shared_sync_posix | shared_cb_disabled)
+    # One array of every rank (iopoly_open_comm), interleaved writers in
+    # every stripe, partial write-backs, sync points, collective close.
+    export MT_WORK=$work
+    np=4 how=barrier grain=24
+    case "$scenario" in
+      shared_np2) np=2 grain=100 ;;
+      shared_np8) np=8 grain=8 IOPOLY_BUFFER=32K ;;
+      shared_sync_posix) IOPOLY_BACKEND=posix how=sync grain=3 ;;
+      shared_cb_disabled) IOPOLY_MPIIO_HINTS="romio_cb_write=disable,romio_cb_read=disable" ;;
+      shared_np4_mpiio) IOPOLY_MPIIO_HINTS="cb_nodes=2,cb_buffer_size=65536,romio_cb_write=enable" ;;
+    esac
+    export IOPOLY_BUFFER IOPOLY_BACKEND IOPOLY_MPIIO_HINTS
+    mpin "$np" shared_comm "$how" "$grain" 2>"$work/err" || { cat "$work/err" >&2; fail "shared_comm on $np ranks"; }
+    cat "$work/err" >&2
+    no_errors "$work/err"
+    # One file set, not one per rank.
+    [ "$(ls "$IOPOLY_DIR"/disk*/common.iop | wc -l)" -eq 4 ] || fail "expected one file per disk"
+    expect_json "$work/stats0.json" '"sync_dropped":' '"twin_peak_bytes":' "\"ranks\":\"MPI_COMM_WORLD ($np ranks)\""
+    if [ "$IOPOLY_BACKEND" = mpiio ]; then
+      if [ "$scenario" = shared_cb_disabled ]; then
+        expect_json "$work/stats0.json" '"collective_writes":0,' '"romio_cb_write":"disable"'
+        grep -q '"independent_sync_writes":0,' "$work/stats0.json" && fail "romio_cb_write=disable did not make the sync writes independent"
+      else
+        expect_json "$work/stats0.json" '"independent_sync_writes":0,' '"shared_hints_in_effect":{'
+        grep -q '"collective_writes":0,' "$work/stats0.json" && fail "no collective write at the sync points"
+      fi
+      [ "$scenario" = shared_np4_mpiio ] && expect_json "$work/stats0.json" '"cb_nodes":"2"' '"cb_buffer_size":"65536"'
+    fi
+    ;;
+  globals_init | globals_thread | globals_never)
+    # Disk-resident globals of a program built with iopoly-mpicc: the
+    # runtime must not start MPI before the program's MPI_Init (or
+    # MPI_Init_thread), and the ranks share the globals: every rank sees
+    # every rank's rows after a barrier, with the checksum of the serial
+    # mode=off program.
+    : "${MT_IOPOLY_MPICC:?iopoly-mpicc of the plugin build}"
+    here=$(cd "$(dirname "$0")" && pwd)
+    # Compiled for the striping of these runs (4K stripes on 4 disks).
+    "$MT_IOPOLY_MPICC" -O2 -fplugin-arg-iopoly-stripe=4K -fplugin-arg-iopoly-disks=4 "$here/globals.c" \
+      -o "$work/globals" || fail "iopoly-mpicc globals.c"
+    "$MT_IOPOLY_MPICC" -O2 -fplugin-arg-iopoly-mode=off "$here/globals.c" -o "$work/globals_ref" ||
+      fail "iopoly-mpicc mode=off globals.c"
+    ref=$("$work/globals_ref" never | sed -n 's/^rank 0: //p')
+    [ -n "$ref" ] || fail "the mode=off program printed no checksum"
+    echo "serial $ref" >&2
+    # run_globals NP BACKEND MODE: NP=0 runs one process without mpirun.
+    run_globals() {
+      local np=$1 backend=$2 mode=$3 out=$work/out.$1.$2.$3 st
+      rm -rf "$IOPOLY_DIR" "$work"/stats*.json
+      if [ "$np" = 0 ]; then
+        (cd "$work" && IOPOLY_BACKEND=$backend IOPOLY_STATS=$work/stats0.json ./globals "$mode") >"$out" 2>"$out.err" ||
+          { cat "$out.err" "$out" >&2; fail "globals $mode alone ($backend)"; }
+        np=1
+      else
+        IOPOLY_BACKEND=$backend IOPOLY_STATS=$work/stats%r.json MT_BIN=$work mpin "$np" globals "$mode" >"$out" \
+          2>"$out.err" || { cat "$out.err" "$out" >&2; fail "globals $mode on $np ranks ($backend)"; }
+      fi
+      cat "$out.err" >&2
+      no_errors "$out.err"
+      [ "$(grep -c "$ref\$" "$out")" -eq "$np" ] ||
+        { cat "$out" >&2; fail "$mode, $np ranks, $backend: not every rank has the serial checksum"; }
+      [ -f "$IOPOLY_DIR/disk0/G.iop" ] || fail "no G.iop in $IOPOLY_DIR/disk0"
+      st=$work/stats0.json
+      if [ "$backend" = mpiio ]; then
+        if [ "$mode" = never ]; then
+          expect_json "$st" '"mpi_initialized_by_iopoly":true'
+        else
+          expect_json "$st" '"mpi_initialized_by_iopoly":false' '"mpi_finalized_by_program":true'
+        fi
+        if [ "$mode" = thread ]; then
+          expect_json "$st" '"mpi_thread_level":"multiple"' '"background_io":true'
+        fi
+      fi
+      if [ "$mode" != never ]; then
+        expect_json "$st" "\"array\":\"G\",\"ranks\":\"MPI_COMM_WORLD ($np ranks)\""
+      fi
+      echo "globals $mode: $np rank(s), $backend: every rank has the serial checksum" >&2
+    }
+    case "$scenario" in
+      globals_init)
+        run_globals 1 mpiio init # the program's MPI_Init after the globals exist
+        run_globals 4 posix init
+        run_globals 4 mpiio init
+        ;;
+      globals_thread) run_globals 2 mpiio thread ;;
+      globals_never)
+        run_globals 0 posix never
+        run_globals 0 mpiio never # the module starts and stops MPI itself
+        ;;
+    esac
     ;;
   *)
     fail "unknown scenario"
