@@ -147,7 +147,7 @@ TEST(SharedStripes, UnchangedStripeAttachedForWritingWritesNothing) {
   ASSERT_TRUE(P.R0->H.Buffer->release(P.R0->A.get(), 3).ok());
   ASSERT_TRUE(P.R0->H.Buffer->flush(nullptr).ok());
   EXPECT_EQ(0u, P.R0->H.Counters.C.Writebacks);
-  EXPECT_EQ(0u, memFile(*P.R0->A, 0).WritesAt.size() + P.Files[1]->WritesAt.size());
+  EXPECT_EQ(0u, P.Files[0]->WritesAt.size() + P.Files[1]->WritesAt.size());
 }
 
 TEST(SharedStripes, OverwriteWritesTheWholeStripe) {
