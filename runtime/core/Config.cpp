@@ -191,6 +191,21 @@ const std::vector<VarSpec> &varTable() {
          C.MpiioHints = V;
          return {};
        }},
+      {{"IOPOLY_TOPOLOGY", "", "storage-cache hierarchy (JSON): cache servers of MPI programs linked with "
+                               "libiopoly_mpi, mapping of distributed loops"},
+       [](Config &C, const std::string &V) -> Status {
+         if (V.empty())
+           return Status::error("empty path");
+         C.Topology = V;
+         return {};
+       }},
+      {{"IOPOLY_CACHE_SERVERS", "1", "0: with IOPOLY_TOPOLOGY, map loops by the topology but start no cache servers"},
+       [](Config &C, const std::string &V) { return parseBool(V, C.CacheServers); }},
+      {{"IOPOLY_CACHESERVER", "<libdir>/../bin/iopoly-cacheserver", "path of the cache server program"},
+       [](Config &C, const std::string &V) -> Status {
+         C.CacheServer = V;
+         return {};
+       }},
       {{"IOPOLY_MPIIO_MODULE", "<libdir>/libiopoly_mpiio.so", "path of the MPI-IO backend module"},
        [](Config &C, const std::string &V) -> Status {
          C.MpiioModule = V;

@@ -48,6 +48,9 @@ struct Config {
   bool Verbose = false;              ///< IOPOLY_VERBOSE
   std::string MpiioModule;           ///< IOPOLY_MPIIO_MODULE
   std::string MpiioHints;            ///< IOPOLY_MPIIO_HINTS
+  std::string Topology;              ///< IOPOLY_TOPOLOGY (runtime/mpi/Topology.h)
+  bool CacheServers = true;          ///< IOPOLY_CACHE_SERVERS
+  std::string CacheServer;           ///< IOPOLY_CACHESERVER
 
   size_t numDisks() const { return DiskDirs.size(); }
   size_t bufferFrames() const { return BufferBytes / StripeSize; }

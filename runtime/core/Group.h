@@ -24,6 +24,8 @@
 
 namespace iopoly {
 
+class StripeRouter;
+
 /// The ranks that share one array. Every call is collective over them.
 class Group {
 public:
@@ -60,6 +62,8 @@ public:
   /// the ranks of MPI_COMM_WORLD whose disk directories are the same
   /// (after %r/%h/%p). Null before MPI_Init.
   virtual std::shared_ptr<Group> dataGroup() = 0;
+  /// The storage-cache hierarchy's router (IOPOLY_TOPOLOGY), null without.
+  virtual StripeRouter *router() { return nullptr; }
 };
 
 /// Events the glue reports (__iopoly_mpi_event).

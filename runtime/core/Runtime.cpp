@@ -6,6 +6,7 @@
 #include "core/Runtime.h"
 #include "core/FileHeader.h"
 #include "core/Json.h"
+#include "core/Group.h"
 
 #include "iopoly.h"
 
@@ -67,9 +68,16 @@ Status Runtime::init() {
   if (!C.TracePath.empty())
     if (Status S = Trace->open(C.TracePath))
       return S;
-  Workers = std::make_unique<IOWorkers>(C.numDisks(), false);
-  Workers->setInlineWhile([Be = B.get()] { return !Be->allowsBackgroundIO(); });
   IO = std::make_unique<StripeIO>(*Model, C.ModelWait, Retry, Counters->IoNanos, C.numDisks());
+  IO->setTrace(Trace.get());
+  if (MpiGlue *G = mpiGlue())
+    if (StripeRouter *R = G->router())
+      installRouter(R);
+  Workers = std::make_unique<IOWorkers>(C.numDisks(), false);
+  Workers->setInlineWhile([Be = B.get(), Io = IO.get()] {
+    StripeRouter *R = Io->router();
+    return !Be->allowsBackgroundIO() || (R && !R->allowsThreads());
+  });
   BufferEnv Env{C.StripeSize, C.bufferFrames(), C.Prefetch, *Counters, *Model, *Trace, *Workers, *IO,
                 [this](iopoly_array *A) { return openPendingAlone(A); }};
   Buffer = std::make_unique<StripeBuffer>(Env);
@@ -253,6 +261,18 @@ std::string Runtime::statsJSON() {
     W.endArray();
     if (!BackendExtra.empty())
       W.key("backend_info").raw(BackendExtra);
+    if (StripeRouter *R = StatsRouter) {
+      // The storage-cache hierarchy, per level, as this rank saw it: L1 is
+      // its own buffer.
+      W.key("hierarchy").beginObject();
+      W.key("L1").beginObject();
+      W.key("accesses").value(static_cast<unsigned long long>(K.Attaches));
+      W.key("hits").value(static_cast<unsigned long long>(K.Hits));
+      W.key("misses").value(static_cast<unsigned long long>(K.Attaches - K.Hits));
+      W.endObject();
+      W.key("below").raw(R->statsJSON());
+      W.endObject();
+    }
     W.key("config").raw(C.toJSON());
     W.endObject();
     return W.str();

@@ -83,6 +83,14 @@ public:
   Status openPendingAlone(iopoly_array *A);
   /// The open arrays in the order they were opened.
   std::vector<iopoly_array *> openArrays();
+  /// Sends every later stripe transfer through \p R (libiopoly_mpi's
+  /// storage-cache hierarchy).
+  void installRouter(StripeRouter *R) {
+    IO->setRouter(R);
+    if (R)
+      StatsRouter = R; // its counters stay in the statistics after MPI_Finalize
+  }
+  bool routed() const { return IO->router() != nullptr; }
 
 private:
   Runtime() = default;
@@ -92,6 +100,7 @@ private:
   /// its files (on rank 0 of its group only, when shared).
   Status writeInitializer(iopoly_array &A, const void *Init);
   std::mutex PendingMu; ///< serializes the opening of pending globals
+  StripeRouter *StatsRouter = nullptr;
 
   Config C;
   RetryPolicy Retry;

@@ -120,11 +120,25 @@ Status Runtime::syncShared(iopoly_array *A) {
   Status Mine = Buffer->takeDirtyRuns(A, Runs, Bytes);
   Runs.resize(T);
   Bytes.resize(T);
+  // Under a storage-cache hierarchy every transfer goes through the
+  // servers, one stripe piece at a time.
+  StripeRouter *Routed = IO->router();
   // Every rank makes the same calls on every disk file, with or without
   // bytes of its own: they are collective on MPI-IO.
   // (Read-only on every rank alike: the open flags were agreed on.)
   for (size_t D = 0; D < T && A->Writable; ++D) {
     BackendFile &F = *A->Files[D];
+    if (Routed) {
+      const char *P = Bytes[D].data();
+      for (const IoRun &R : Runs[D]) {
+        uint64_t Rel = R.Offset - HeaderBytes;
+        size_t Stripe = static_cast<size_t>(Rel / C.StripeSize) * T + D;
+        if (Mine.ok())
+          Mine = IO->move(*A, Stripe, static_cast<uint32_t>(Rel % C.StripeSize), const_cast<char *>(P), R.Len, true);
+        P += R.Len;
+      }
+      continue;
+    }
     if (F.collective()) {
       if (int R = F.writeAll(Runs[D].data(), Runs[D].size(), Bytes[D].data()); R < 0 && Mine.ok())
         Mine = Status::error(format("collective write of %zu runs to '%s' failed: %s", Runs[D].size(),
@@ -138,7 +152,7 @@ Status Runtime::syncShared(iopoly_array *A) {
       P += R.Len;
     }
   }
-  for (size_t D = 0; D < T && A->Writable; ++D)
+  for (size_t D = 0; D < T && A->Writable && !Routed; ++D)
     if (A->Files[D]->collective())
       if (int R = A->Files[D]->syncAll(); R < 0 && Mine.ok())
         Mine = Status::error(format("MPI_File_sync of '%s' failed: %s", A->Paths[D].c_str(), std::strerror(-R)));
@@ -147,6 +161,9 @@ Status Runtime::syncShared(iopoly_array *A) {
   Status All = G.agree(Mine);
   if (!A->ZeroOnDisk.empty())
     G.allAnd(A->ZeroOnDisk); // written by anyone: no longer known to be zero
+  // The servers' copies that changed behind them go too.
+  if (Routed && All.ok())
+    All = Routed->epoch(*A, G);
   std::vector<std::pair<size_t, char *>> Pinned;
   Buffer->dropAfterSync(A, Pinned);
   // Attached stripes are read again in place, collectively per disk file.
@@ -159,7 +176,11 @@ Status Runtime::syncShared(iopoly_array *A) {
       if (A->Geo.diskOf(P.first) == D) {
         Want.push_back({A->Geo.fileOffset(P.first), C.StripeSize});
         Into.push_back(P.second);
+        if (Routed && Reread.ok())
+          Reread = IO->move(*A, P.first, 0, P.second, C.StripeSize, /*Write=*/false);
       }
+    if (Routed)
+      continue;
     if (F.collective()) {
       std::string Buf(Want.size() * C.StripeSize, '\0');
       if (int R = F.readAll(Want.data(), Want.size(), &Buf[0]); R < 0) {
@@ -321,17 +342,28 @@ int __iopoly_mpi_event(int Event, const void *Comm) {
   Status S;
   switch (static_cast<MpiEvent>(Event)) {
   case MpiEvent::Initialized:
-    if (RT && mpiGlue())
+    if (RT && mpiGlue()) {
+      if (StripeRouter *R = mpiGlue()->router())
+        RT->installRouter(R);
       if (std::shared_ptr<Group> G = mpiGlue()->dataGroup())
         S = RT->openPendingShared(G);
+    }
     break;
   case MpiEvent::Barrier:
     if (RT)
       S = RT->syncCovered(Comm);
     break;
   case MpiEvent::Finalizing:
-    if (RT)
+    if (RT) {
       S = RT->syncCovered(nullptr);
+      if (RT->routed()) {
+        // Everything through the hierarchy while it is there; the files
+        // are then complete (writes go through), the servers can go.
+        if (Status F = RT->flush(nullptr); F && S.ok())
+          S = F;
+        RT->installRouter(nullptr);
+      }
+    }
     break;
   default:
     S = Status::error(format("unknown MPI event %d", Event));

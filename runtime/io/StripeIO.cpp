@@ -31,29 +31,56 @@ Status StripeIO::timed(size_t Disk, double Service, Fn Op) {
   return S;
 }
 
+Status StripeIO::move(iopoly_array &A, size_t Stripe, uint32_t InStripe, char *Data, size_t Bytes, bool Write) {
+  size_t Disk = A.Geo.diskOf(Stripe);
+  uint64_t Off = A.Geo.fileOffset(Stripe) + InStripe;
+  RouteInfo Info;
+  Status S;
+  if (StripeRouter *R = router())
+    S = R->transfer(A, Stripe, Off, InStripe, Data, Bytes, Write, Info);
+  else if (Write)
+    S = writeFully(*A.Files[Disk], Data, Bytes, Off, A.Paths[Disk], Retry);
+  else
+    S = readFully(*A.Files[Disk], Data, Bytes, Off, A.Paths[Disk], Retry);
+  if (Trace && Trace->active() && S.ok()) {
+    TraceRequest Rq;
+    Rq.Write = Write;
+    Rq.Level = Info.Level;
+    Rq.Disk = static_cast<uint16_t>(Disk);
+    Rq.Array = A.Id;
+    Rq.Stripe = Stripe;
+    Rq.Offset = InStripe;
+    Rq.Bytes = static_cast<uint32_t>(Bytes);
+    Rq.L2Seq = Info.L2Seq;
+    Rq.L3Seq = Info.L3Seq;
+    Rq.TimeNs = static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - Start).count());
+    Rq.LatencyNs = static_cast<uint64_t>(Info.Latency * 1e9);
+    Rq.FileKey = fileKey(A.Paths[Disk]);
+    Trace->request(Rq);
+  }
+  return S;
+}
+
 Status StripeIO::read(iopoly_array &A, size_t Stripe, char *Data, double Service) {
   size_t Disk = A.Geo.diskOf(Stripe);
-  size_t S = A.Geo.StripeSize;
-  return timed(Disk, Service, [&] {
-    return readFully(*A.Files[Disk], Data, S, A.Geo.fileOffset(Stripe), A.Paths[Disk], Retry);
-  });
+  return timed(Disk, Service, [&] { return move(A, Stripe, 0, Data, A.Geo.StripeSize, /*Write=*/false); });
 }
 
 Status StripeIO::write(iopoly_array &A, size_t Stripe, const char *Data, double Service) {
   size_t Disk = A.Geo.diskOf(Stripe);
-  size_t S = A.Geo.StripeSize;
   return timed(Disk, Service, [&] {
-    return writeFully(*A.Files[Disk], Data, S, A.Geo.fileOffset(Stripe), A.Paths[Disk], Retry);
+    return move(A, Stripe, 0, const_cast<char *>(Data), A.Geo.StripeSize, /*Write=*/true);
   });
 }
 
 Status StripeIO::writeRuns(iopoly_array &A, size_t Stripe, const char *Data, const std::vector<IoRun> &Runs,
                            double Service) {
   size_t Disk = A.Geo.diskOf(Stripe);
-  uint64_t Base = A.Geo.fileOffset(Stripe);
   return timed(Disk, Service, [&] {
     for (const IoRun &R : Runs)
-      if (Status S = writeFully(*A.Files[Disk], Data + R.Offset, R.Len, Base + R.Offset, A.Paths[Disk], Retry))
+      if (Status S = move(A, Stripe, static_cast<uint32_t>(R.Offset), const_cast<char *>(Data) + R.Offset, R.Len,
+                          /*Write=*/true))
         return S;
     return Status();
   });

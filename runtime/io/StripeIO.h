@@ -14,8 +14,11 @@
 #include "core/Array.h"
 #include "io/DiskModel.h"
 #include "io/RetryIO.h"
+#include "io/StripeRouter.h"
+#include "core/Trace.h"
 
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -38,7 +41,20 @@ public:
   Status writeRuns(iopoly_array &A, size_t Stripe, const char *Data, const std::vector<IoRun> &Runs,
                    double Service);
 
+  /// Sends every later transfer through \p R (a storage-cache hierarchy).
+  void setRouter(StripeRouter *R) { Router.store(R, std::memory_order_release); }
+  StripeRouter *router() const { return Router.load(std::memory_order_acquire); }
+  /// Records every transfer in \p T (IOPOLY_TRACE, records 'R').
+  void setTrace(TraceWriter *T) { Trace = T; }
+
+  /// One transfer of part of a stripe, routed or not, recorded (no
+  /// modeled wait).
+  Status move(iopoly_array &A, size_t Stripe, uint32_t InStripe, char *Data, size_t Bytes, bool Write);
+
 private:
+  std::atomic<StripeRouter *> Router{nullptr};
+  TraceWriter *Trace = nullptr;
+  std::chrono::steady_clock::time_point Start = std::chrono::steady_clock::now();
   template <typename Fn> Status timed(size_t Disk, double Service, Fn Op);
   const DiskModel &Model;
   bool ModelWait;

@@ -20,7 +20,10 @@
 // it got before it lets its I/O threads call MPI.
 //
 //===----------------------------------------------------------------------===//
+#include "mpi/HierarchyClient.h"
 #include "mpi/MpiGroup.h"
+
+#include "core/Config.h"
 
 #include "iopoly.h"
 
@@ -40,6 +43,7 @@ public:
     std::lock_guard<std::mutex> L(Mu);
     return Data;
   }
+  StripeRouter *router() override { return Router.get(); }
 
   /// Inside MPI_Init, once MPI runs: the data group, then the globals.
   void afterInit() {
@@ -52,6 +56,14 @@ public:
       std::lock_guard<std::mutex> L(Mu);
       Data = G;
     }
+    // The storage-cache hierarchy: servers spawned now, before any array
+    // of this MPI program is opened.
+    const Config *C = nullptr;
+    if (Status S = globalConfig(C))
+      fail("MPI_Init", S.message());
+    if (!C->Topology.empty() && C->CacheServers)
+      if (Status S = startHierarchy(C->Topology, Router))
+        fail("MPI_Init", S.message());
     if (__iopoly_mpi_event(static_cast<int>(MpiEvent::Initialized), nullptr) != 0)
       fail("MPI_Init", iopoly_last_error());
   }
@@ -67,6 +79,7 @@ public:
     if (__iopoly_mpi_event(static_cast<int>(MpiEvent::Finalizing), nullptr) != 0)
       std::fprintf(stderr, "iopoly: error: at MPI_Finalize, the shared arrays could not be written back: %s\n",
                    iopoly_last_error());
+    stopHierarchy(Router.get()); // everything went through it already
     Active = false;
   }
 
@@ -119,6 +132,7 @@ private:
   std::atomic<bool> Active{false};
   std::mutex Mu;
   std::shared_ptr<MpiGroup> Data;
+  std::unique_ptr<StripeRouter> Router; ///< kept to the end: stats read it
 };
 
 Glue &glue() {

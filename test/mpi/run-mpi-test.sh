@@ -270,6 +270,49 @@ case "$scenario" in
         ;;
     esac
     ;;
+  hierarchy_fig7 | hierarchy_fig7_mpiio)
+    # The storage-cache hierarchy of paper 2, Fig. 7 for real: 4 compute
+    # ranks, 2 I/O-node and 1 storage-node servers spawned by MPI_Init.
+    # shared_comm checks every byte (server caches must stay coherent
+    # across sync points); the statistics carry per-level counters; and
+    # iopoly-cachesim replaying the ranks' traces in the servers' order
+    # must serve every transfer at the level that served it.
+    here=$(cd "$(dirname "$0")" && pwd)
+    : "${MT_CACHESIM:?iopoly-cachesim (MT_CACHESIM)}"
+    export MT_WORK=$work
+    export IOPOLY_TOPOLOGY=$here/topo-fig7.json IOPOLY_TRACE=$work/run.%r.trace IOPOLY_STATS=$work/final%r.json
+    export IOPOLY_DISK_MODEL=hdd
+    [ "$scenario" = hierarchy_fig7 ] && export IOPOLY_BACKEND=posix
+    # Spawned servers are another job: Open MPI reaches them over TCP.
+    export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo
+    mpin 4 shared_comm barrier 24 2>"$work/err" || { cat "$work/err" >&2; fail "shared_comm under the hierarchy"; }
+    cat "$work/err" >&2
+    no_errors "$work/err"
+    expect_json "$work/final0.json" '"hierarchy":{"L1":' '"below":{"L2":' '"io_node":"io0"'
+    expect_json "$work/final3.json" '"io_node":"io1"'
+    "$MT_CACHESIM" --order=recorded --check --per-rank "$IOPOLY_TOPOLOGY" "$work"/run.{0,1,2,3}.trace >"$work/sim.json" ||
+      fail "iopoly-cachesim disagrees with the real run"
+    python3 - "$work" <<'PY' || fail "per-level counts of the real run and of the simulator differ"
+import json, sys
+work = sys.argv[1]
+sim = json.load(open(work + "/sim.json"))
+for r in range(4):
+    real = json.load(open("%s/final%d.json" % (work, r)))["hierarchy"]
+    mine = sim["per_rank"][r]
+    for level in ("L2", "L3", "disk"):
+        for k in ("reads", "hits", "misses", "writes", "bytes_read", "bytes_written"):
+            a, b = real["below"][level][k], mine[level][k]
+            if a != b:
+                sys.exit("rank %d %s %s: real %d, simulated %d" % (r, level, k, a, b))
+    if real["L1"]["accesses"] != mine["L1"]["accesses"] or real["L1"]["hits"] != mine["L1"]["hits"]:
+        sys.exit("rank %d L1: real %s, trace %s" % (r, real["L1"], mine["L1"]))
+tot = sim["L2"]
+if tot["hits"] == 0 or sim["L3"]["hits"] == 0:
+    sys.exit("no hit in the shared caches: the test does not exercise them: %s" % sim)
+print("real run and simulator agree: L2 %d hits / %d misses, L3 %d / %d, %d disk reads" %
+      (tot["hits"], tot["misses"], sim["L3"]["hits"], sim["L3"]["misses"], sim["disk"]["reads"]))
+PY
+    ;;
   *)
     fail "unknown scenario"
     ;;

@@ -261,9 +261,11 @@ const BadValue BadValues[] = {
     {"IOPOLY_VERBOSE", "loud"},
     {"IOPOLY_MPIIO_HINTS", "striping_unit"},
     {"IOPOLY_MPIIO_HINTS", "a=1,=2"},
+    {"IOPOLY_TOPOLOGY", ""},
+    {"IOPOLY_CACHE_SERVERS", "maybe"},
 };
 // Variables whose every value is acceptable (paths).
-const std::set<std::string> FreeForm = {"IOPOLY_STATS", "IOPOLY_TRACE", "IOPOLY_MPIIO_MODULE"};
+const std::set<std::string> FreeForm = {"IOPOLY_STATS", "IOPOLY_TRACE", "IOPOLY_MPIIO_MODULE", "IOPOLY_CACHESERVER"};
 
 TEST(ConfigErrors, EveryMalformedValueNamesTheVariableAndTheValue) {
   for (const BadValue &B : BadValues) {
