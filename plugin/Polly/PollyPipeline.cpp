@@ -4,7 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Polly/PollyPipeline.h"
+#include "Analysis/RankMapping.h"
 #include "Transform/DiskReuse.h"
+#include "Transform/DistributeLoops.h"
 
 #include "polly/CodeGen/CodeGeneration.h"
 #include "polly/CodePreparation.h"
@@ -67,6 +69,15 @@ void addScopPipeline(FunctionPassManager &FPM, ScopTransform T) {
   }
   SPM.addPass(polly::CodeGenerationPass());
   FPM.addPass(polly::createFunctionToScopPassAdaptor(std::move(SPM)));
+}
+
+void addMappingPipeline(FunctionPassManager &FPM) {
+  FPM.addPass(polly::CodePreparationPass());
+  polly::ScopPassManager SPM;
+  addScalarCleanup(SPM);
+  SPM.addPass(RankMappingPass());
+  FPM.addPass(polly::createFunctionToScopPassAdaptor(std::move(SPM)));
+  FPM.addPass(DistributeLoopsPass());
 }
 
 void addLSGPrinter(FunctionPassManager &FPM, raw_ostream &OS) {

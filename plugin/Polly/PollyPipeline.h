@@ -38,6 +38,11 @@ void keepLoopsForPolly();
 /// generation to \p FPM.
 void addScopPipeline(llvm::FunctionPassManager &FPM, ScopTransform T);
 
+/// -fplugin-arg-iopoly-mpi=on: Polly's preparation and scalar clean-up,
+/// RankMappingPass on every SCoP (analysis only: Polly generates nothing),
+/// then DistributeLoopsPass rewrites the planned loops.
+void addMappingPipeline(llvm::FunctionPassManager &FPM);
+
 /// Adds print<iopoly-lsg> (analysis only, no code generation).
 void addLSGPrinter(llvm::FunctionPassManager &FPM, llvm::raw_ostream &OS);
 

@@ -64,6 +64,11 @@ public:
   virtual std::shared_ptr<Group> dataGroup() = 0;
   /// The storage-cache hierarchy's router (IOPOLY_TOPOLOGY), null without.
   virtual StripeRouter *router() { return nullptr; }
+  /// A program that was started by an MPI launcher on several ranks uses
+  /// disk-resident memory before it calls MPI_Init (or never calls it):
+  /// start MPI now (as MPI_Init would, the program's own MPI_Init later is
+  /// adopted) and finalize it at exit. Returns whether MPI runs now.
+  virtual bool startMpi() { return false; }
 };
 
 /// Events the glue reports (__iopoly_mpi_event).

@@ -292,6 +292,11 @@ Status Runtime::openPendingShared(const std::shared_ptr<Group> &G) {
 }
 
 Status Runtime::openPendingAlone(iopoly_array *A) {
+  // Started by mpirun on several ranks: every rank gets here at the same
+  // point of the same code, so MPI starts now and opens the globals
+  // collectively (shared) instead of each rank taking them alone.
+  if (MpiGlue *Gl = mpiGlue(); Gl && !Gl->active())
+    Gl->startMpi();
   std::lock_guard<std::mutex> L(PendingMu);
   if (!A->Pending.load(std::memory_order_acquire))
     return {};

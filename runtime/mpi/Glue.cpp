@@ -21,6 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "mpi/HierarchyClient.h"
+#include "mpi/Glue.h"
 #include "mpi/MpiGroup.h"
 
 #include "core/Config.h"
@@ -35,6 +36,9 @@
 
 namespace iopoly {
 namespace {
+
+class Glue;
+Glue &glue();
 
 class Glue final : public MpiGlue {
 public:
@@ -66,6 +70,38 @@ public:
         fail("MPI_Init", S.message());
     if (__iopoly_mpi_event(static_cast<int>(MpiEvent::Initialized), nullptr) != 0)
       fail("MPI_Init", iopoly_last_error());
+  }
+
+  bool startMpi() override {
+    int Init = 0;
+    PMPI_Initialized(&Init);
+    if (Init)
+      return active();
+    int Size = 1;
+    for (const char *V : {"OMPI_COMM_WORLD_SIZE", "PMIX_SIZE", "PMI_SIZE", "SLURM_NTASKS"})
+      if (const char *E = std::getenv(V)) {
+        Size = std::atoi(E);
+        break;
+      }
+    if (Size <= 1)
+      return false;
+    int Provided = 0;
+    if (PMPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &Provided) != MPI_SUCCESS)
+      return false;
+    OwnsMpi = true;
+    std::atexit([] { glue().finalizeOwned(); });
+    afterInit();
+    return true;
+  }
+
+  /// At exit, when the glue started MPI: as the program's MPI_Finalize.
+  void finalizeOwned() {
+    int Fin = 0;
+    PMPI_Finalized(&Fin);
+    if (Fin || !OwnsMpi)
+      return;
+    beforeFinalize();
+    PMPI_Finalize();
   }
 
   void beforeBarrier(MPI_Comm C) {
@@ -130,16 +166,23 @@ private:
   }
 
   std::atomic<bool> Active{false};
+  bool OwnsMpi = false;
   std::mutex Mu;
   std::shared_ptr<MpiGroup> Data;
   std::unique_ptr<StripeRouter> Router; ///< kept to the end: stats read it
 };
+
 
 Glue &glue() {
   static Glue *G = new Glue(); // outlives static destructors and atexit
   return *G;
 }
 
+} // namespace
+
+bool startMpiForProgram() { return glue().startMpi(); }
+
+namespace {
 __attribute__((constructor)) void registerGlue() { __iopoly_mpi_register(&glue()); }
 
 } // namespace

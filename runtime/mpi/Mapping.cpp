@@ -160,6 +160,15 @@ public:
       : Ch(Ch), T(T), O(O), R(R), PerNode(T.Nodes.size()) {}
 
   void run(std::vector<Item> Items, int Node) {
+    if (Node == 0) {
+      // Balance is measured against the same ideal at every level: the
+      // iterations per rank of the whole loop (a client's share grows with
+      // its ranks), so the tolerance does not compound down the tree.
+      int64_t Total = 0;
+      for (const Item &I : Items)
+        Total += I.Size;
+      Ideal = static_cast<double>(Total) / std::max(1, T.numRanks());
+    }
     const MapTree::Node &N = T.Nodes[static_cast<size_t>(Node)];
     if (N.Children.empty()) {
       PerNode[static_cast<size_t>(Node)] = std::move(Items);
@@ -169,7 +178,10 @@ public:
       run(std::move(Items), N.Children[0]);
       return;
     }
-    std::vector<std::vector<Item>> Parts = partition(std::move(Items), N.Children.size());
+    std::vector<double> Weights;
+    for (int C : N.Children)
+      Weights.push_back(ranksUnder(C));
+    std::vector<std::vector<Item>> Parts = partition(std::move(Items), Weights);
     for (size_t K = 0; K < Parts.size(); ++K)
       run(std::move(Parts[K]), N.Children[K]);
   }
@@ -192,6 +204,15 @@ public:
 
 private:
   const std::vector<uint32_t> &tag(const Item &I) const { return Ch[I.Chunk].Tag; }
+  double ranksUnder(int Node) const {
+    const MapTree::Node &N = T.Nodes[static_cast<size_t>(Node)];
+    if (N.Children.empty())
+      return static_cast<double>(N.Ranks.size());
+    double R = 0;
+    for (int C : N.Children)
+      R += ranksUnder(C);
+    return R;
+  }
   /// Dot product of an item's tag with a cluster's tag sum.
   int64_t dot(const Item &I, const std::vector<Item> &C) const {
     int64_t N = 0;
@@ -200,8 +221,10 @@ private:
     return N;
   }
 
-  /// Stage 1 (clustering) and stage 2 (load balancing) of one tree level.
-  std::vector<std::vector<Item>> partition(std::vector<Item> Items, size_t K) {
+  /// Stage 1 (clustering) and stage 2 (load balancing) of one tree level:
+  /// one cluster per child, child K receiving Weights[K] ranks' share.
+  std::vector<std::vector<Item>> partition(std::vector<Item> Items, const std::vector<double> &Weights) {
+    size_t K = Weights.size();
     std::vector<std::vector<Item>> Cl;
     for (Item &I : Items)
       Cl.push_back({std::move(I)});
@@ -262,37 +285,46 @@ private:
       }
       Out.push_back(std::move(Half));
     }
-    balance(Out);
+    // Children in the order of the clusters' first iterations, then the
+    // balance against each child's share.
     std::sort(Out.begin(), Out.end(), [](const std::vector<Item> &A, const std::vector<Item> &B) {
-      int64_t FA = A.empty() ? INT64_MAX : A.front().first(), FB = B.empty() ? INT64_MAX : B.front().first();
+      int64_t FA = INT64_MAX, FB = INT64_MAX;
       for (const Item &I : A)
         FA = std::min(FA, I.first());
       for (const Item &I : B)
         FB = std::min(FB, I.first());
       return FA < FB;
     });
+    balance(Out, Weights);
     R.Clusters += Out.size();
     return Out;
   }
 
-  /// Greedy eviction from the largest cluster to the smallest until every
-  /// cluster is within BThres of the average.
-  void balance(std::vector<std::vector<Item>> &Cl) {
+  /// Greedy eviction from the cluster most above its limit to the one
+  /// most below its share, until every cluster is within BThres of its
+  /// share (Weights[K] ranks' worth of iterations each).
+  void balance(std::vector<std::vector<Item>> &Cl, const std::vector<double> &Weights) {
     int64_t Total = 0;
-    for (const auto &C : Cl)
-      Total += sizeOf(C);
-    double Avg = static_cast<double>(Total) / static_cast<double>(Cl.size());
-    double ULim = Avg * (1 + O.BThres), LLim = Avg * (1 - O.BThres);
+    double W = 0;
+    for (size_t K = 0; K < Cl.size(); ++K)
+      Total += sizeOf(Cl[K]), W += Weights[K];
+    // Limits against the whole loop's share per rank (so that they do not
+    // compound down the tree); targets against this part's own share.
+    double PerRank = static_cast<double>(Total) / W;
+    auto Target = [&](size_t K) { return Weights[K] * PerRank; };
+    auto ULimOf = [&](size_t K) { return Weights[K] * Ideal * (1 + O.BThres); };
+    auto LLimOf = [&](size_t K) { return Weights[K] * Ideal * (1 - O.BThres); };
     for (size_t Guard = 0; Guard < 64 * (Cl.size() + 16); ++Guard) {
       size_t P = 0, Q = 0;
       for (size_t A = 1; A < Cl.size(); ++A) {
-        if (sizeOf(Cl[A]) > sizeOf(Cl[P]))
+        if (sizeOf(Cl[A]) - ULimOf(A) > sizeOf(Cl[P]) - ULimOf(P))
           P = A;
-        if (sizeOf(Cl[A]) < sizeOf(Cl[Q]))
+        if (sizeOf(Cl[A]) / Target(A) < sizeOf(Cl[Q]) / Target(Q))
           Q = A;
       }
       double SP = static_cast<double>(sizeOf(Cl[P])), SQ = static_cast<double>(sizeOf(Cl[Q]));
-      if (SP <= ULim || P == Q)
+      double ULim = ULimOf(Q), LLim = LLimOf(P);
+      if (SP <= ULimOf(P) || P == Q)
         return;
       // The item most similar to the receiver among those that may move.
       size_t Pick = Cl[P].size(), Any = Cl[P].size();
@@ -312,7 +344,7 @@ private:
         continue;
       }
       // None fits whole: split the most similar one to fit.
-      int64_t M = static_cast<int64_t>(std::min(SP - Avg, Avg - SQ));
+      int64_t M = static_cast<int64_t>(std::min(SP - Target(P), Target(Q) - SQ));
       if (M < 1)
         M = 1;
       Item &From = Cl[P][Any];
@@ -393,6 +425,7 @@ private:
   const MapOptions &O;
   MapReport &R;
   std::vector<std::vector<Item>> PerNode;
+  double Ideal = 0; ///< iterations per rank of the whole loop
 };
 
 std::vector<Item> itemsOf(const std::vector<IterChunk> &Chunks) {

@@ -130,3 +130,17 @@ TEST(Mapping, CoarsenMergesNeighboursAndUnitesTags) {
     N += I.size();
   EXPECT_EQ(8 * D, N);
 }
+
+TEST(Mapping, DisjointChunksAreBalancedWithinBThres) {
+  // 32 chunks of 16 iterations, each with its own data chunk.
+  std::vector<IterChunk> Ch(32);
+  for (uint32_t C = 0; C < 32; ++C)
+    Ch[C] = {{C}, {{16 * C, 16 * C + 16}}};
+  for (bool Local : {false, true}) {
+    MapOptions O;
+    O.Local = Local;
+    MapReport R;
+    mapIterations(Ch, 512, fig7(), O, &R);
+    EXPECT_LE(R.Imbalance, 0.10 + 1e-9) << "local " << Local;
+  }
+}
