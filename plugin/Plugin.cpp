@@ -102,6 +102,7 @@ void registerIOPolyPasses(PassBuilder &PB) {
   });
   if (mpiEnabled()) {
     configurePolly();
+    keepLoopsForPolly(); // time loops fully unrolled are no SCoP
     PB.registerVectorizerStartEPCallback([](FunctionPassManager &FPM, OptimizationLevel Level) {
       if (Level != OptimizationLevel::O0)
         addMappingPipeline(FPM);

@@ -217,13 +217,10 @@ struct Analyzer {
 
   /// Whether the dependences inside the region that members 0..M-1 do not
   /// carry all have distance 0 in member M.
-  bool parallel(const isl::multi_union_pw_aff &Band, unsigned M, const isl::union_set &Dom) {
+  bool parallel(const isl::multi_union_pw_aff &Prefix, unsigned M, const isl::union_set &Dom) {
     isl::union_map D = Deps.intersect_domain(Dom).intersect_range(Dom);
     if (D.is_empty())
       return true;
-    isl::multi_union_pw_aff Prefix = isl::multi_union_pw_aff(Band.at(0));
-    for (unsigned K = 1; K <= M; ++K)
-      Prefix = Prefix.flat_range_product(isl::multi_union_pw_aff(Band.at(static_cast<int>(K))));
     isl::union_map P = isl::union_map::from(Prefix);
     isl::union_set Delta = D.apply_domain(P).apply_range(P).deltas();
     bool Carried = false;
@@ -328,40 +325,96 @@ struct Analyzer {
     return "";
   }
 
-  void region(const isl::schedule_node &R) {
+  /// Whether a band in the subtree of \p N (its members at schedule depth
+  /// \p Depth and below) is the loop of a '#pragma iopoly distribute'.
+  bool markedIn(const isl::schedule_node &N, unsigned Depth) {
+    if (N.is_null())
+      return false;
+    if (N.isa<isl::schedule_node_band>()) {
+      unsigned K = unsignedFromIslSize(N.as<isl::schedule_node_band>().n_member());
+      for (unsigned M = 0; M < K; ++M)
+        if (Loop *L = loopOf(N.get_domain(), Depth + M); L && markedForDistribution(L))
+          return true;
+      return N.has_children() && markedIn(N.child(0), Depth + K);
+    }
+    for (unsigned C = 0; N.has_children() && C < unsignedFromIslSize(N.n_children()); ++C)
+      if (markedIn(N.child(static_cast<int>(C)), Depth))
+        return true;
+    return false;
+  }
+
+  /// The schedule of members 0..M after \p Outer.
+  static isl::multi_union_pw_aff prefix(const isl::multi_union_pw_aff &Outer,
+                                        const std::vector<isl::union_pw_aff> &Members, unsigned M) {
+    isl::multi_union_pw_aff P = Outer;
+    for (unsigned K = 0; K <= M; ++K) {
+      isl::multi_union_pw_aff One(Members[K]);
+      P = P.is_null() ? One : P.flat_range_product(One);
+    }
+    return P;
+  }
+
+  /// The loop nest at \p R: the marked loop, or the outermost loop of the
+  /// perfectly nested bands at \p R that carries no dependence; when every
+  /// one carries one (a time loop), the nests inside them, each on its own
+  /// (\p Outer: the schedule of the enclosing loops, \p Offset of them).
+  void region(const isl::schedule_node &R, const isl::multi_union_pw_aff &Outer = {}, unsigned Offset = 0) {
     isl::schedule_node B = firstBand(R);
     if (B.is_null())
       return;
     isl::union_set Dom = B.get_domain();
-    isl::multi_union_pw_aff Band = B.as<isl::schedule_node_band>().get_partial_schedule();
-    unsigned Members = unsignedFromIslSize(B.as<isl::schedule_node_band>().n_member());
-    // The marked loop, or the outermost parallel member.
+    // Polly gives every loop a band of its own: follow the chain of bands.
+    std::vector<isl::union_pw_aff> Members;
+    std::vector<isl::union_set> Doms; ///< the statements inside each member's loop
+    isl::schedule_node After = B;
+    while (!After.is_null() && After.isa<isl::schedule_node_band>()) {
+      isl::multi_union_pw_aff P = After.as<isl::schedule_node_band>().get_partial_schedule();
+      for (unsigned K = 0; K < unsignedFromIslSize(After.as<isl::schedule_node_band>().n_member()); ++K) {
+        Members.push_back(P.at(static_cast<int>(K)));
+        Doms.push_back(After.get_domain());
+      }
+      After = After.has_children() ? After.child(0) : isl::schedule_node();
+      while (!After.is_null() && (After.isa<isl::schedule_node_mark>() || After.isa<isl::schedule_node_filter>()))
+        After = After.has_children() ? After.child(0) : isl::schedule_node();
+    }
+    unsigned NM = static_cast<unsigned>(Members.size());
     int Pick = -1;
-    Loop *Marked = nullptr, *Outer = loopOf(Dom, 0);
-    for (unsigned M = 0; M < Members; ++M)
-      if (Loop *L = loopOf(Dom, M); L && markedForDistribution(L))
+    Loop *Marked = nullptr, *Top = loopOf(Dom, Offset);
+    for (unsigned M = 0; M < NM; ++M)
+      if (Loop *L = loopOf(Doms[M], Offset + M); L && markedForDistribution(L))
         Marked = L, Pick = static_cast<int>(M);
-    if (Pick >= 0 && !parallel(Band, static_cast<unsigned>(Pick), Dom)) {
+    if (Pick >= 0 && !parallel(prefix(Outer, Members, static_cast<unsigned>(Pick)), Offset + Pick, Doms[Pick])) {
       missed(Marked, "it is marked '#pragma iopoly distribute' but carries a dependence (Polly's dependence "
                      "analysis); distributing it would change the results");
       return;
     }
-    for (unsigned M = 0; Pick < 0 && M < Members; ++M)
-      if (parallel(Band, M, Dom))
+    // A loop marked deeper (inside a sequence below these loops) wins over
+    // the outermost parallel one here.
+    bool MarkedBelow = Pick < 0 && !After.is_null() && markedIn(After, Offset + NM);
+    for (unsigned M = 0; Pick < 0 && !MarkedBelow && M < NM; ++M)
+      if (parallel(prefix(Outer, Members, M), Offset + M, Doms[M]))
         Pick = static_cast<int>(M);
     if (Pick < 0) {
+      // Inside loops that carry dependences: the nests they contain.
+      size_t Before = distPlans().size();
+      if (!After.is_null() && (After.isa<isl::schedule_node_sequence>() || After.isa<isl::schedule_node_set>()))
+        for (unsigned K = 0; K < unsignedFromIslSize(After.n_children()); ++K)
+          region(After.child(static_cast<int>(K)), prefix(Outer, Members, NM - 1), Offset + NM);
+      if (distPlans().size() > Before)
+        return;
       if (mappingPrint())
         errs() << "iopoly mapping: no parallel loop; dependences of the nest: "
                << polly::stringFromIslObj(Deps.intersect_domain(Dom).intersect_range(Dom)) << "\n";
-      if (Outer)
-        missed(Outer, "every loop of the nest carries a dependence (Polly's dependence analysis)");
+      if (Top && Offset == 0)
+        missed(Top, "every loop of the nest carries a dependence (Polly's dependence analysis)");
       return;
     }
-    unsigned M = static_cast<unsigned>(Pick);
+    unsigned M = Offset + static_cast<unsigned>(Pick);
+    Dom = Doms[static_cast<size_t>(Pick)];
     Loop *L = loopOf(Dom, M);
     if (!L)
       return;
-    isl::union_map P = isl::union_map::from(isl::multi_union_pw_aff(Band.at(static_cast<int>(M))));
+    isl::union_map P = isl::union_map::from(isl::multi_union_pw_aff(Members[static_cast<size_t>(Pick)]));
     if (!isIdentity(P, M))
       return missed(L, "its schedule is not the loop's own iteration");
     isl::union_set Iters = P.intersect_domain(Dom).range();
@@ -454,9 +507,6 @@ PreservedAnalyses RankMappingPass::run(polly::Scop &S, polly::ScopAnalysisManage
                             polly::Dependences::TYPE_RED);
   const polly::Dependences &DR =
       SAM.getResult<polly::DependenceAnalysis>(S, SAR).getDependences(polly::Dependences::AL_Reference);
-  if (mappingPrint())
-    errs() << "iopoly mapping: output dependences by reference: "
-           << polly::stringFromIslObj(DR.getDependences(polly::Dependences::TYPE_WAW)) << "\n";
   DR.getDependences(polly::Dependences::TYPE_WAW).foreach_map([&](isl::map M) {
     isl::space Dom = M.get_space().domain();
     if (!Dom.is_wrapping()) // the statement-level copy of a tagged one

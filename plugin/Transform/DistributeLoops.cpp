@@ -18,6 +18,9 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Intrinsics.h"
+#include "llvm/Analysis/AssumptionCache.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/Transforms/Utils/LoopSimplify.h"
 #include "llvm/Support/Format.h"
 
 #define DEBUG_TYPE "iopoly"
@@ -145,8 +148,10 @@ GlobalVariable *descriptor(Module &M, const DistPlan &P, const DistABI &ABI, int
 std::string rewrite(Loop *L, const DistPlan &P, ScalarEvolution &SE) {
   BasicBlock *Header = L->getHeader(), *Latch = L->getLoopLatch(), *PH = L->getLoopPreheader();
   BasicBlock *Exit = L->getExitBlock();
-  if (!Latch || !PH || !Exit || L->getExitingBlock() != Latch)
-    return "it is not in canonical form (one preheader, one exit from its latch)";
+  if (!Latch || !PH)
+    return "it is not in canonical form (no single latch or preheader)";
+  if (!Exit || L->getExitingBlock() != Latch)
+    return "it is not in canonical form (it is left from elsewhere than its latch, or to several places)";
   // The induction variable: the header phi that SCEV sees as {init,+,c}.
   PHINode *IV = nullptr;
   for (PHINode &Phi : Header->phis())
@@ -295,16 +300,25 @@ PreservedAnalyses DistributeLoopsPass::run(Function &F, FunctionAnalysisManager 
     }
   if (Mine.empty())
     return PreservedAnalyses::all();
-  LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
-  ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
   OptimizationRemarkEmitter ORE(&F);
   bool Changed = false;
   for (auto &HP : Mine) {
     const BasicBlock *H = HP.first;
     const DistPlan &P = HP.second;
+    // Fresh loops and SCEV for every rewrite: the previous one changed the CFG.
+    if (Changed)
+      FAM.invalidate(F, PreservedAnalyses::none());
+    LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
+    ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
+    DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(F);
+    AssumptionCache &AC = FAM.getResult<AssumptionAnalysis>(F);
     Loop *L = LI.getLoopFor(H);
     if (!L || L->getHeader() != H)
       continue;
+    // A preheader and dedicated exits (passes after LoopSimplify, and
+    // earlier rewrites, may have merged them away).
+    if (simplifyLoop(L, &DT, &LI, &SE, &AC, nullptr, /*PreserveLCSSA=*/false))
+      Changed = true;
     DebugLoc Loc = L->getStartLoc();
     BasicBlock *At = L->getHeader();
     std::string Why = rewrite(L, P, SE);
@@ -321,10 +335,10 @@ PreservedAnalyses DistributeLoopsPass::run(Function &F, FunctionAnalysisManager 
     std::string Map = mappingName(O.Kind);
     if (O.Kind == 3)
       Map += O.Local ? " with local scheduling" : " without local scheduling";
-    std::string How = P.FromPragma ? "the loop marked '#pragma iopoly distribute'"
-                                   : P.Depth ? "its outermost loop without a carried dependence (depth " +
-                                                   std::to_string(P.Depth) + ")"
-                                             : "its outermost loop, which carries no dependence";
+    std::string How = P.FromPragma ? "marked '#pragma iopoly distribute'"
+                                   : P.Depth ? "the outermost loop of its nest without a carried dependence, at depth " +
+                                                   std::to_string(P.Depth)
+                                             : "the outermost loop of its nest, which carries no dependence";
     std::string Expect;
     if (P.TableRanks) {
       char Buf[256];
@@ -343,7 +357,7 @@ PreservedAnalyses DistributeLoopsPass::run(Function &F, FunctionAnalysisManager 
     }
     ORE.emit([&] {
       return OptimizationRemark(DEBUG_TYPE, "Distributed", Loc, At)
-             << "distributed " << How << " over the MPI ranks, mapping " << Map << ": " << std::to_string(P.Iterations)
+             << "distributed this loop over the MPI ranks (" << How << "), mapping " << Map << ": " << std::to_string(P.Iterations)
              << " iterations in " << std::to_string(P.Chunks.size()) << " iteration chunks over "
              << std::to_string(P.DataChunks) << " data chunks of " << P.Arrays << Expect;
     });

@@ -75,6 +75,10 @@ struct iopoly_array {
   /// opened collectively: it has addresses but no files yet.
   std::atomic<bool> Pending{false};
   const void *PendingInit = nullptr; ///< its C initializer (or null)
+  /// Shared arrays: bytes written to each disk file since the last sync
+  /// point (StripeIO counts them), so that a sync point of an array nobody
+  /// changed costs one reduction.
+  std::unique_ptr<std::atomic<unsigned long long>[]> WrittenSinceSync;
 
   explicit iopoly_array(const iopoly::Geometry &G)
       : Geo(G), Table(G.numStripes()) {}

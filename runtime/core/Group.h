@@ -42,6 +42,8 @@ public:
   virtual void broadcast(std::vector<unsigned long long> &Bits, int Root) = 0;
   /// Bitwise AND of every rank's \p Bits (same length everywhere).
   virtual void allAnd(std::vector<unsigned long long> &Bits) = 0;
+  /// Element-wise sum of every rank's \p V (same length everywhere).
+  virtual void allSum(std::vector<unsigned long long> &V) = 0;
   virtual void barrier() = 0;
   /// The MPI_Comm* of the group, for the MPI-IO backend; opaque here.
   virtual const void *comm() const = 0;

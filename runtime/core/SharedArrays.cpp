@@ -108,6 +108,9 @@ Status Runtime::openSharedFiles(iopoly_array &A, int Flags, Group &G) {
   }
   if (Zero[0])
     A.allZeroOnDisk();
+  A.WrittenSinceSync.reset(new std::atomic<unsigned long long>[C.numDisks()]);
+  for (size_t D = 0; D < C.numDisks(); ++D)
+    A.WrittenSinceSync[D] = 0;
   verbose(format("array '%s' opened on %s (rank %d)", A.Name.c_str(), G.describe().c_str(), G.rank()));
   return {};
 }
@@ -123,11 +126,35 @@ Status Runtime::syncShared(iopoly_array *A) {
   // Under a storage-cache hierarchy every transfer goes through the
   // servers, one stripe piece at a time.
   StripeRouter *Routed = IO->router();
+  // What every rank changed on each disk since the last sync point: disks
+  // nobody wrote keep their copies and need no collective transfer.
+  std::vector<unsigned long long> Changed(T + 1, 0);
+  for (size_t D = 0; D < T; ++D) {
+    Changed[D] = A->WrittenSinceSync ? A->WrittenSinceSync[D].exchange(0) : 1;
+    for (const IoRun &R : Runs[D])
+      Changed[D] += R.Len;
+  }
+  Changed[T] = Mine.ok() ? 0 : 1;
+  G.allSum(Changed);
+  if (!Changed[T]) {
+    bool Any = false;
+    for (size_t D = 0; D < T; ++D)
+      Any |= Changed[D] != 0;
+    if (!Any) {
+      // Nothing changed anywhere: copies stay; stripes attached for
+      // writing become writable again.
+      Buffer->rereadDone(A);
+      Buffer->countSync(A);
+      return {};
+    }
+  }
   // Every rank makes the same calls on every disk file, with or without
   // bytes of its own: they are collective on MPI-IO.
   // (Read-only on every rank alike: the open flags were agreed on.)
   for (size_t D = 0; D < T && A->Writable; ++D) {
     BackendFile &F = *A->Files[D];
+    if (!Changed[D])
+      continue; // nobody wrote this disk file: no collective call on it
     if (Routed) {
       const char *P = Bytes[D].data();
       for (const IoRun &R : Runs[D]) {
@@ -152,8 +179,11 @@ Status Runtime::syncShared(iopoly_array *A) {
       P += R.Len;
     }
   }
+  // The sync point's own writes are no change for the next one.
+  for (size_t D = 0; D < T && A->WrittenSinceSync; ++D)
+    A->WrittenSinceSync[D] = 0;
   for (size_t D = 0; D < T && A->Writable && !Routed; ++D)
-    if (A->Files[D]->collective())
+    if (Changed[D] && A->Files[D]->collective())
       if (int R = A->Files[D]->syncAll(); R < 0 && Mine.ok())
         Mine = Status::error(format("MPI_File_sync of '%s' failed: %s", A->Paths[D].c_str(), std::strerror(-R)));
   // The agreement is also the barrier that orders every rank's writes
@@ -165,7 +195,10 @@ Status Runtime::syncShared(iopoly_array *A) {
   if (Routed && All.ok())
     All = Routed->epoch(*A, G);
   std::vector<std::pair<size_t, char *>> Pinned;
-  Buffer->dropAfterSync(A, Pinned);
+  std::vector<bool> DiskChanged(T);
+  for (size_t D = 0; D < T; ++D)
+    DiskChanged[D] = Changed[D] != 0;
+  Buffer->dropAfterSync(A, DiskChanged, Pinned);
   // Attached stripes are read again in place, collectively per disk file.
   Status Reread;
   for (size_t D = 0; D < T; ++D) {

@@ -776,11 +776,18 @@ Status StripeBuffer::takeDirtyRuns(iopoly_array *A, std::vector<std::vector<IoRu
   return {};
 }
 
-void StripeBuffer::dropAfterSync(iopoly_array *A, std::vector<std::pair<size_t, char *>> &Pinned) {
+void StripeBuffer::countSync(iopoly_array *A) {
+  Lock L(Mu);
+  Env.Counters.C.SyncPoints++;
+  trace(TraceSync, A, 0);
+}
+
+void StripeBuffer::dropAfterSync(iopoly_array *A, const std::vector<bool> &Changed,
+                                 std::vector<std::pair<size_t, char *>> &Pinned) {
   Lock L(Mu);
   Counters &C = Env.Counters.C;
   for (Frame &F : Frames) {
-    if (F.Owner != A || F.State != FrameState::Ready)
+    if (F.Owner != A || F.State != FrameState::Ready || !Changed[A->Geo.diskOf(F.Stripe)])
       continue;
     if (F.Pins) {
       Pinned.emplace_back(F.Stripe, F.Data);

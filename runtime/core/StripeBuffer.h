@@ -137,7 +137,11 @@ public:
   /// Second step, after every rank's runs are on disk: forgets the
   /// unpinned stripes of \p A (another rank may have changed them) and
   /// returns the pinned ones, which the caller reads again in place.
-  void dropAfterSync(iopoly_array *A, std::vector<std::pair<size_t, char *>> &Pinned);
+  /// Only stripes on disks in \p Changed (some rank wrote them) go.
+  void dropAfterSync(iopoly_array *A, const std::vector<bool> &Changed,
+                     std::vector<std::pair<size_t, char *>> &Pinned);
+  /// A sync point of \p A where nobody had changed anything.
+  void countSync(iopoly_array *A);
   /// Third step: the pinned stripes were read again; those attached for
   /// writing take a new twin.
   void rereadDone(iopoly_array *A);

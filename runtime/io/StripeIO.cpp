@@ -42,6 +42,8 @@ Status StripeIO::move(iopoly_array &A, size_t Stripe, uint32_t InStripe, char *D
     S = writeFully(*A.Files[Disk], Data, Bytes, Off, A.Paths[Disk], Retry);
   else
     S = readFully(*A.Files[Disk], Data, Bytes, Off, A.Paths[Disk], Retry);
+  if (Write && S.ok() && A.WrittenSinceSync)
+    A.WrittenSinceSync[Disk] += Bytes;
   if (Trace && Trace->active() && S.ok()) {
     TraceRequest Rq;
     Rq.Write = Write;

@@ -80,6 +80,11 @@ void MpiGroup::allAnd(std::vector<unsigned long long> &Bits) {
   }
 }
 
+void MpiGroup::allSum(std::vector<unsigned long long> &V) {
+  if (!V.empty())
+    PMPI_Allreduce(MPI_IN_PLACE, V.data(), static_cast<int>(V.size()), MPI_UNSIGNED_LONG_LONG, MPI_SUM, Comm);
+}
+
 void MpiGroup::barrier() { PMPI_Barrier(Comm); }
 
 bool MpiGroup::coveredBy(const void *Other) const {

@@ -30,6 +30,7 @@ public:
   Status same(const std::string &What, const std::string &Text) override;
   void broadcast(std::vector<unsigned long long> &Bits, int Root) override;
   void allAnd(std::vector<unsigned long long> &Bits) override;
+  void allSum(std::vector<unsigned long long> &V) override;
   void barrier() override;
   const void *comm() const override { return &Comm; }
   bool coveredBy(const void *Other) const override;

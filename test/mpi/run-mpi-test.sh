@@ -313,6 +313,55 @@ print("real run and simulator agree: L2 %d hits / %d misses, L3 %d / %d, %d disk
       (tot["hits"], tot["misses"], sim["L3"]["hits"], sim["L3"]["misses"], sim["disk"]["reads"]))
 PY
     ;;
+  dist_block | dist_cyclic | dist_intra | dist_cache | dist_cache_nolocal | dist_cache_topology)
+    # Loops distributed by -fplugin-arg-iopoly-mpi=on: every rank must print
+    # the checksum of the serial mode=off program, at 1, 2 and 4 ranks (the
+    # cache mapping also at 8, and with the table compiled for Fig. 7's
+    # hierarchy, and computed at startup from IOPOLY_TOPOLOGY).
+    : "${MT_IOPOLY_MPICC:?iopoly-mpicc of the plugin build}"
+    here=$(cd "$(dirname "$0")" && pwd)
+    mapping=${scenario#dist_}
+    flags=(-O2 -fplugin-arg-iopoly-mpi=on -fplugin-arg-iopoly-stripe=4K -fplugin-arg-iopoly-disks=4)
+    case "$mapping" in
+      cache_nolocal) flags+=(-fplugin-arg-iopoly-mapping=cache -fplugin-arg-iopoly-map-local=off) ;;
+      cache_topology) flags+=(-fplugin-arg-iopoly-topology="$here/topo-fig7.json") ;;
+      *) flags+=(-fplugin-arg-iopoly-mapping="$mapping") ;;
+    esac
+    "$MT_IOPOLY_MPICC" -O2 -fplugin-arg-iopoly-mode=off "$here/dist_kernels.c" -o "$work/ref" || fail "mode=off build"
+    "$MT_IOPOLY_MPICC" "${flags[@]}" -Rpass=iopoly "$here/dist_kernels.c" -o "$work/dist" 2>"$work/remarks" ||
+      { cat "$work/remarks" >&2; fail "mpi=on build"; }
+    n=$(grep -c "remark: distributed this loop over the MPI ranks" "$work/remarks" || true)
+    [ "$n" -ge 8 ] || { cat "$work/remarks" >&2; fail "only $n loops were distributed"; }
+    grep -q "(marked '#pragma iopoly distribute')" "$work/remarks" || fail "the marked loop was not the one distributed"
+    ref=$(MT_BIN=$work mpin 1 ref | sed -n 's/^rank 0: //p')
+    [ -n "$ref" ] || fail "the mode=off program printed no checksum"
+    nps="1 2 4"
+    case "$mapping" in cache | cache_topology) nps="1 2 4 8" ;; esac
+    for np in $nps; do
+      rm -rf "$IOPOLY_DIR"
+      MT_BIN=$work mpin "$np" dist >"$work/out.$np" 2>"$work/err.$np" || { cat "$work/err.$np" >&2; fail "$np ranks"; }
+      no_errors "$work/err.$np"
+      [ "$(grep -c "$ref\$" "$work/out.$np")" -eq "$np" ] ||
+        { cat "$work/out.$np" >&2; fail "$mapping on $np ranks: not every rank has the serial checksum $ref"; }
+      echo "$mapping: $np ranks, every rank has the serial checksum" >&2
+    done
+    if [ "$mapping" = cache_topology ]; then
+      # The same run with the topology given at run time (servers off): the
+      # table is the compiled one; with another tree it is recomputed.
+      rm -rf "$IOPOLY_DIR"
+      IOPOLY_VERBOSE=1 IOPOLY_TOPOLOGY=$here/topo-fig7.json IOPOLY_CACHE_SERVERS=0 MT_BIN=$work mpin 4 dist \
+        >"$work/out.t" 2>"$work/err.t" || { cat "$work/err.t" >&2; fail "with IOPOLY_TOPOLOGY"; }
+      grep -q "table compiled for this topology" "$work/err.t" || { cat "$work/err.t" >&2; fail "the compiled table was not used"; }
+      [ "$(grep -c "$ref\$" "$work/out.t")" -eq 4 ] || fail "with IOPOLY_TOPOLOGY: wrong checksum"
+      printf '{"uniform": {"clients": 2, "io_nodes": 1, "storage_nodes": 1, "ranks_per_client": 2, "disks": 4,
+        "io_cache": "64K", "storage_cache": "64K"}}' >"$work/topo2x2.json"
+      rm -rf "$IOPOLY_DIR"
+      IOPOLY_VERBOSE=1 IOPOLY_TOPOLOGY=$work/topo2x2.json IOPOLY_CACHE_SERVERS=0 MT_BIN=$work mpin 4 dist \
+        >"$work/out.u" 2>"$work/err.u" || { cat "$work/err.u" >&2; fail "with another topology"; }
+      grep -q "computed at startup for IOPOLY_TOPOLOGY" "$work/err.u" || { cat "$work/err.u" >&2; fail "the table was not recomputed"; }
+      [ "$(grep -c "$ref\$" "$work/out.u")" -eq 4 ] || fail "with another topology: wrong checksum"
+    fi
+    ;;
   *)
     fail "unknown scenario"
     ;;

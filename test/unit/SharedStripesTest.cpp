@@ -47,6 +47,7 @@ public:
   Status same(const std::string &, const std::string &) override { return {}; }
   void broadcast(std::vector<unsigned long long> &, int) override {}
   void allAnd(std::vector<unsigned long long> &) override {}
+  void allSum(std::vector<unsigned long long> &) override {}
   void barrier() override {}
   const void *comm() const override { return nullptr; }
   bool coveredBy(const void *) const override { return true; }
@@ -176,7 +177,7 @@ TEST(SharedStripes, SyncRunsThenDropKeepsOnlyAttachedStripes) {
   EXPECT_EQ(G.fileOffset(1) + 5, Runs[1][0].Offset);
   EXPECT_EQ("qqqq", Data[1]);
   std::vector<std::pair<size_t, char *>> Pinned;
-  P.R0->H.Buffer->dropAfterSync(P.R0->A.get(), Pinned);
+  P.R0->H.Buffer->dropAfterSync(P.R0->A.get(), {true, true}, Pinned);
   ASSERT_EQ(1u, Pinned.size());
   EXPECT_EQ(2u, Pinned[0].first);
   EXPECT_EQ(2u, P.R0->H.Counters.C.SyncDrops) << "stripes 0 and 1 were clean copies";
