@@ -103,6 +103,7 @@ void registerIOPolyPasses(PassBuilder &PB) {
   if (mpiEnabled()) {
     configurePolly();
     keepLoopsForPolly(); // time loops fully unrolled are no SCoP
+    keepLoadsForPolly();
     PB.registerVectorizerStartEPCallback([](FunctionPassManager &FPM, OptimizationLevel Level) {
       if (Level != OptimizationLevel::O0)
         addMappingPipeline(FPM);

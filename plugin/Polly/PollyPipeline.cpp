@@ -34,6 +34,8 @@ void configurePolly() {
   setDefault("polly-detect-reductions", "false");
 }
 
+void keepLoadsForPolly() { setDefault("enable-load-pre", "false"); }
+
 void keepLoopsForPolly() {
   // Fully unrolled copies of a nest (kmatmul's 3x3x3 block loops at -O3)
   // give Polly dozens of statements and minutes of dependence analysis;

@@ -166,6 +166,11 @@ Status Runtime::syncShared(iopoly_array *A) {
       }
       continue;
     }
+    for (const IoRun &R : Runs[D]) { // into the trace, as transfers of stripe pieces
+      uint64_t Rel = R.Offset - HeaderBytes;
+      IO->record(*A, static_cast<size_t>(Rel / C.StripeSize) * T + D, static_cast<uint32_t>(Rel % C.StripeSize), R.Len,
+                 true);
+    }
     if (F.collective()) {
       if (int R = F.writeAll(Runs[D].data(), Runs[D].size(), Bytes[D].data()); R < 0 && Mine.ok())
         Mine = Status::error(format("collective write of %zu runs to '%s' failed: %s", Runs[D].size(),
@@ -211,6 +216,8 @@ Status Runtime::syncShared(iopoly_array *A) {
         Into.push_back(P.second);
         if (Routed && Reread.ok())
           Reread = IO->move(*A, P.first, 0, P.second, C.StripeSize, /*Write=*/false);
+        else if (!Routed)
+          IO->record(*A, P.first, 0, C.StripeSize, /*Write=*/false);
       }
     if (Routed)
       continue;

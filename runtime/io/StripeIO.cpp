@@ -44,7 +44,15 @@ Status StripeIO::move(iopoly_array &A, size_t Stripe, uint32_t InStripe, char *D
     S = readFully(*A.Files[Disk], Data, Bytes, Off, A.Paths[Disk], Retry);
   if (Write && S.ok() && A.WrittenSinceSync)
     A.WrittenSinceSync[Disk] += Bytes;
-  if (Trace && Trace->active() && S.ok()) {
+  if (S.ok())
+    record(A, Stripe, InStripe, Bytes, Write, Info);
+  return S;
+}
+
+void StripeIO::record(const iopoly_array &A, size_t Stripe, uint32_t InStripe, size_t Bytes, bool Write,
+                      const RouteInfo &Info) {
+  size_t Disk = A.Geo.diskOf(Stripe);
+  if (Trace && Trace->active()) {
     TraceRequest Rq;
     Rq.Write = Write;
     Rq.Level = Info.Level;
@@ -61,7 +69,6 @@ Status StripeIO::move(iopoly_array &A, size_t Stripe, uint32_t InStripe, char *D
     Rq.FileKey = fileKey(A.Paths[Disk]);
     Trace->request(Rq);
   }
-  return S;
 }
 
 Status StripeIO::read(iopoly_array &A, size_t Stripe, char *Data, double Service) {

@@ -50,6 +50,9 @@ public:
   /// One transfer of part of a stripe, routed or not, recorded (no
   /// modeled wait).
   Status move(iopoly_array &A, size_t Stripe, uint32_t InStripe, char *Data, size_t Bytes, bool Write);
+  /// Records a transfer made elsewhere (a sync point's collective call).
+  void record(const iopoly_array &A, size_t Stripe, uint32_t InStripe, size_t Bytes, bool Write,
+              const RouteInfo &Info = RouteInfo());
 
 private:
   std::atomic<StripeRouter *> Router{nullptr};

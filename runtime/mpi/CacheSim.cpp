@@ -377,6 +377,23 @@ std::string simulate(const Topology &T, const std::vector<TraceContents> &Traces
       if (Pos[K] != Ranks[K].Steps.size())
         return "rank " + std::to_string(K) + " stopped at a sync point that not every rank with the array reached";
   }
+  {
+    std::vector<std::set<BlockKey>> AtIo(T.IoNodes.size()), AtSt(T.StorageNodes.size());
+    std::set<BlockKey> All;
+    for (const Rank &Rk : Ranks)
+      for (const Step &St : Rk.Steps)
+        if (!St.Sync && !St.Rq->Write) {
+          BlockKey K{St.Rq->FileKey, St.Rq->Stripe};
+          AtIo[static_cast<size_t>(Rk.Io)].insert(K);
+          AtSt[static_cast<size_t>(Rk.Storage)].insert(K);
+          All.insert(K);
+        }
+    for (const auto &S : AtIo)
+      Res.L2Compulsory += S.size();
+    for (const auto &S : AtSt)
+      Res.L3Compulsory += S.size();
+    Res.DiskCompulsory = All.size();
+  }
   for (const SimClient &C : Res.Clients) {
     Res.L2.add(C.L2);
     Res.L3.add(C.L3);
@@ -421,6 +438,11 @@ std::string SimResult::toJSON(bool PerClient) const {
   W.key("io_latency_mean_s").value(IoMeanSeconds);
   W.key("io_latency_max_s").value(IoMaxSeconds);
   W.key("makespan_s").value(Makespan);
+  W.key("compulsory").beginObject();
+  W.key("L2").value(static_cast<unsigned long long>(L2Compulsory));
+  W.key("L3").value(static_cast<unsigned long long>(L3Compulsory));
+  W.key("disk").value(static_cast<unsigned long long>(DiskCompulsory));
+  W.endObject();
   W.key("level_mismatches").value(static_cast<unsigned long long>(LevelMismatches));
   W.key("first_mismatch").value(FirstMismatch);
   if (PerClient) {

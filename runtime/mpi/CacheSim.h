@@ -55,6 +55,9 @@ struct SimResult {
   uint64_t LevelMismatches = 0;
   std::string FirstMismatch;
   double IoMeanSeconds = 0, IoMaxSeconds = 0, Makespan = 0;
+  /// The floor: misses no cache of that size could avoid (distinct stripes
+  /// read through each cache node, summed over the level).
+  uint64_t L2Compulsory = 0, L3Compulsory = 0, DiskCompulsory = 0;
   std::string toJSON(bool PerClient) const;
 };
 
