@@ -178,7 +178,7 @@ case "$scenario" in
     IOPOLY_MPIIO_HINTS="striping_factor=0" mpi4 errors "'striping_factor' needs a positive integer, not '0'" >/dev/null
     [ ! -e "$IOPOLY_DIR" ] || fail "a failed open left files in $IOPOLY_DIR"
     ;;
-  shared_np2 | shared_np4_mpiio | shared_np8 | shared_sync_posix | shared_cb_disabled)
+  shared_np2 | shared_np4_mpiio | shared_np4_romio | shared_np8 | shared_sync_posix | shared_cb_disabled)
     # One array of every rank (iopoly_open_comm), interleaved writers in
     # every stripe, partial write-backs, sync points, collective close.
     export MT_WORK=$work
@@ -189,6 +189,10 @@ case "$scenario" in
       shared_sync_posix) IOPOLY_BACKEND=posix how=sync grain=3 ;;
       shared_cb_disabled) IOPOLY_MPIIO_HINTS="romio_cb_write=disable,romio_cb_read=disable" ;;
       shared_np4_mpiio) IOPOLY_MPIIO_HINTS="cb_nodes=2,cb_buffer_size=65536,romio_cb_write=enable" ;;
+      shared_np4_romio)
+        # ROMIO, where the romio_* hints act too.
+        export OMPI_MCA_io=romio321
+        IOPOLY_MPIIO_HINTS="cb_nodes=2,cb_buffer_size=65536,romio_cb_write=enable,romio_cb_read=enable" ;;
     esac
     export IOPOLY_BUFFER IOPOLY_BACKEND IOPOLY_MPIIO_HINTS
     mpin "$np" shared_comm "$how" "$grain" 2>"$work/err" || { cat "$work/err" >&2; fail "shared_comm on $np ranks"; }
@@ -205,7 +209,9 @@ case "$scenario" in
         expect_json "$work/stats0.json" '"independent_sync_writes":0,' '"shared_hints_in_effect":{'
         grep -q '"collective_writes":0,' "$work/stats0.json" && fail "no collective write at the sync points"
       fi
-      [ "$scenario" = shared_np4_mpiio ] && expect_json "$work/stats0.json" '"cb_nodes":"2"' '"cb_buffer_size":"65536"'
+      case "$scenario" in
+        shared_np4_mpiio | shared_np4_romio) expect_json "$work/stats0.json" '"cb_nodes":"2"' '"cb_buffer_size":"65536"' ;;
+      esac
     fi
     ;;
   globals_init | globals_thread | globals_never)

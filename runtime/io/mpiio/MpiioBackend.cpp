@@ -110,6 +110,7 @@ struct MpiState {
   bool OwnsMpi = false;
   int ThreadLevel = MPI_THREAD_SINGLE;
   HintList ExtraHints; ///< IOPOLY_MPIIO_HINTS, parsed
+  std::string Fcoll;   ///< Open MPI's collective-write component, if chosen
   std::string Library; ///< MPI_Get_library_version, first line
 };
 MpiState &state() {
@@ -214,6 +215,9 @@ public:
       return 0;
     int E = MPI_File_close(&Fh);
     Fh = MPI_FILE_NULL;
+    for (MPI_Datatype &T : Views)
+      MPI_Type_free(&T);
+    Views.clear();
     return E == MPI_SUCCESS ? 0 : -errnoOf(E);
   }
   /// The finalize hook's close: marks the file so that a later sync (the
@@ -295,16 +299,24 @@ private:
         Disps.push_back(static_cast<MPI_Aint>(Runs[K].Offset));
         Bytes += Runs[K].Len;
       }
-      MPI_Datatype View;
-      MPI_Type_create_hindexed(static_cast<int>(Lens.size()), Lens.data(), Disps.data(), MPI_BYTE, &View);
-      MPI_Type_commit(&View);
+      // A rank with nothing to move takes part with the plain byte view
+      // (an empty filetype upsets ROMIO).
+      MPI_Datatype View = MPI_BYTE;
+      if (!Lens.empty()) {
+        MPI_Type_create_hindexed(static_cast<int>(Lens.size()), Lens.data(), Disps.data(), MPI_BYTE, &View);
+        MPI_Type_commit(&View);
+      }
       int E = MPI_File_set_view(Fh, 0, MPI_BYTE, View, "native", MPI_INFO_NULL);
       MPI_Status St;
       if (E == MPI_SUCCESS)
         E = Write ? MPI_File_write_all(Fh, Buf, static_cast<int>(Bytes), MPI_BYTE, &St)
                   : MPI_File_read_all(Fh, Buf, static_cast<int>(Bytes), MPI_BYTE, &St);
       int Reset = MPI_File_set_view(Fh, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL);
-      MPI_Type_free(&View);
+      // Freed when the file is closed: MPI-IO libraries keep the flattened
+      // filetype past the view (ROMIO 3.2.1 frees it twice, and Open MPI's
+      // OMPIO lost bytes, when the type was freed right after the view).
+      if (View != MPI_BYTE)
+        Views.push_back(View);
       if (E != MPI_SUCCESS && !Result)
         Result = -errnoOf(E);
       if (Reset != MPI_SUCCESS && !Result)
@@ -348,6 +360,7 @@ private:
   MPI_File Fh;
   std::string Path;
   MPI_Comm Comm; ///< MPI_COMM_SELF, or the shared array's communicator
+  std::vector<MPI_Datatype> Views; ///< filetypes of past sync points
   bool CbRead, CbWrite;
   uint64_t Seq = 0;
   bool ClosedByFinalize = false;
@@ -509,6 +522,8 @@ public:
     W.key("mpi_initialized_by_iopoly").value(S.OwnsMpi);
     W.key("mpi_finalized_by_program").value(S.Finalized.load() && !S.OwnsMpi);
     W.key("background_io").value(allowsBackgroundIO());
+    if (!S.Fcoll.empty())
+      W.key("ompio_fcoll").value(S.Fcoll);
     W.key("hints").beginObject();
     for (const auto &KV : effectiveHints(C.StripeSize, -1))
       W.key(KV.first).value(KV.second);
@@ -634,6 +649,31 @@ Status setUp() {
   return {};
 }
 
+/// Open MPI 4.1's OMPIO collective-write component "vulcan" (its default)
+/// was seen to lose bytes of the interleaved, many-run file views of sync
+/// points with small cb_buffer_size/cb_nodes (test/mpi, shared_np4_mpiio).
+/// Unless the user chose one (OMPI_MCA_fcoll), select dynamic_gen2 through
+/// MPI_T before the first file is opened (the framework opens then; every
+/// rank does the same here). Returns what was done, for the statistics.
+std::string avoidVulcan() {
+  if (std::getenv("OMPI_MCA_fcoll"))
+    return std::string("OMPI_MCA_fcoll=") + std::getenv("OMPI_MCA_fcoll");
+  int Provided = 0, Index = -1, Count = 0;
+  if (MPI_T_init_thread(MPI_THREAD_SINGLE, &Provided) != MPI_SUCCESS)
+    return "";
+  std::string Out;
+  MPI_T_cvar_handle H;
+  if (MPI_T_cvar_get_index("fcoll", &Index) == MPI_SUCCESS &&
+      MPI_T_cvar_handle_alloc(Index, nullptr, &H, &Count) == MPI_SUCCESS) {
+    char Value[] = "dynamic_gen2";
+    if (MPI_T_cvar_write(H, Value) == MPI_SUCCESS)
+      Out = "dynamic_gen2 (set by iopoly: OMPIO's vulcan loses bytes of interleaved collective writes)";
+    MPI_T_cvar_handle_free(&H);
+  }
+  MPI_T_finalize();
+  return Out;
+}
+
 /// Before the first file is opened: MPI itself (initialized here if the
 /// program has not done it), its thread level, the finalize hook.
 Status startMpi() {
@@ -662,6 +702,7 @@ Status startMpi() {
     MPI_Query_thread(&S.ThreadLevel);
   }
   S.Serialize = S.ThreadLevel < MPI_THREAD_MULTIPLE;
+  S.Fcoll = avoidVulcan();
   int Key = MPI_KEYVAL_INVALID;
   int E = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, onCommSelfDelete, &Key, nullptr);
   if (E == MPI_SUCCESS)
