@@ -11,6 +11,11 @@
 #===----------------------------------------------------------------------===#
 include(CMakePackageConfigHelpers)
 set(IOPOLY_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/IOPoly)
+if(TARGET iopoly_mpi)
+  set(IOPOLY_HAVE_MPI_GLUE 1)
+else()
+  set(IOPOLY_HAVE_MPI_GLUE 0)
+endif()
 install(EXPORT IOPolyTargets NAMESPACE IOPoly:: DESTINATION ${IOPOLY_CMAKE_DIR})
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/IOPolyConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/IOPolyConfig.cmake INSTALL_DESTINATION ${IOPOLY_CMAKE_DIR})

@@ -84,6 +84,14 @@ IOPOLY_API int iopoly_close(iopoly_array *a);
  *  syncs the files. Data stays cached. */
 IOPOLY_API int iopoly_flush(iopoly_array *a);
 
+/** Sync point of an array shared by MPI ranks (see iopoly_mpi.h),
+ *  collective over its ranks: every rank's changes reach the files, then
+ *  each rank drops the copies that another rank may have changed, so that
+ *  every rank sees every change made before the sync. NULL: every shared
+ *  array, in the order they were opened. For an array of this process
+ *  alone it is iopoly_flush. */
+IOPOLY_API int iopoly_sync(iopoly_array *a);
+
 /** The last error of the calling thread ("" when none). */
 IOPOLY_API const char *iopoly_last_error(void);
 

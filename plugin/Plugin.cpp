@@ -16,6 +16,7 @@
 #include "Polly/PollyPipeline.h"
 #include "Support/Options.h"
 #include "Transform/DiskGlobals.h"
+#include "Transform/DistributeLoops.h"
 #include "Transform/LowerDiskAccesses.h"
 #include "Transform/MarkDiskResident.h"
 
@@ -61,6 +62,15 @@ void registerIOPolyPasses(PassBuilder &PB) {
           addLSGPrinter(FPM, outs());
           return true;
         }
+        if (Name == "iopoly-distribute-marks") {
+          FPM.addPass(DistributeMarksPass());
+          return true;
+        }
+        if (Name == "iopoly-distribute") {
+          configurePolly();
+          addMappingPipeline(FPM);
+          return true;
+        }
         static const std::pair<const char *, ScopTransform> Scop[] = {
             {"iopoly-clo", ScopTransform::PollyOptimizer},
             {"iopoly-dro-l", ScopTransform::DiskReuseNests},
@@ -87,7 +97,18 @@ void registerIOPolyPasses(PassBuilder &PB) {
   PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
     if (mode() != Mode::Off)
       MPM.addPass(MarkDiskResidentPass());
+    // `#pragma iopoly distribute` markers: loop metadata, or a remark.
+    MPM.addPass(createModuleToFunctionPassAdaptor(DistributeMarksPass()));
   });
+  if (mpiEnabled()) {
+    configurePolly();
+    keepLoopsForPolly(); // time loops fully unrolled are no SCoP
+    keepLoadsForPolly();
+    PB.registerVectorizerStartEPCallback([](FunctionPassManager &FPM, OptimizationLevel Level) {
+      if (Level != OptimizationLevel::O0)
+        addMappingPipeline(FPM);
+    });
+  }
   PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel Level) {
     if (mode() != Mode::Off)
       addLoweringPipeline(MPM, Level);

@@ -48,6 +48,10 @@ class IOPolyAction : public PluginASTAction {
         Ok = false;
       }
     }
+    if (std::string Err = checkOptionCombination(); Ok && !Err.empty()) {
+      D.Report(D.getCustomDiagID(DiagnosticsEngine::Error, "%0")) << Err;
+      Ok = false;
+    }
     return Ok;
   }
 

@@ -12,6 +12,116 @@ using namespace clang;
 
 namespace iopoly {
 
+/// `#pragma iopoly distribute` must be followed by a for loop. The marker
+/// `(void)__builtin_annotation(0, "iopoly.distribute")` is put into the
+/// loop's init clause (`for (int j = 0; ...)` becomes `for (int j =
+/// ((void)..., 0); ...)`), so that it runs right before the loop wherever
+/// the loop stands (also as the body of another loop) and reaches the IR as
+/// an llvm.annotation call; DistributeMarksPass turns it into loop metadata.
+void IOPolyPragmaHandler::handleDistribute(Preprocessor &PP, Token &First) {
+  DiagnosticsEngine &D = PP.getDiagnostics();
+  auto Error = [&](SourceLocation At, const char *Msg) {
+    D.Report(At, D.getCustomDiagID(DiagnosticsEngine::Error, "%0")) << Msg;
+  };
+  Token Tok;
+  PP.Lex(Tok);
+  if (Tok.isNot(tok::eod)) {
+    Error(Tok.getLocation(), "extra tokens at the end of '#pragma iopoly distribute'");
+    while (Tok.isNot(tok::eod) && Tok.isNot(tok::eof))
+      PP.Lex(Tok);
+  }
+  std::vector<Token> Out, Init;
+  PP.Lex(Tok);
+  if (Tok.isNot(tok::kw_for)) {
+    Error(First.getLocation(), "'#pragma iopoly distribute' must be followed by a for loop");
+    PP.EnterToken(Tok, /*IsReinject=*/true);
+    return;
+  }
+  Out.push_back(Tok);
+  PP.Lex(Tok);
+  if (Tok.isNot(tok::l_paren)) {
+    Error(Tok.getLocation(), "expected '(' after 'for'");
+    PP.EnterToken(Tok, true);
+    return;
+  }
+  Out.push_back(Tok);
+  int Depth = 0;
+  while (true) {
+    PP.Lex(Tok);
+    if (Tok.isOneOf(tok::eof, tok::eod)) {
+      Error(Tok.getLocation(), "unterminated for loop after '#pragma iopoly distribute'");
+      return;
+    }
+    if (Depth == 0 && Tok.is(tok::semi))
+      break;
+    if (Tok.isOneOf(tok::l_paren, tok::l_square, tok::l_brace))
+      ++Depth;
+    else if (Tok.isOneOf(tok::r_paren, tok::r_square, tok::r_brace))
+      --Depth;
+    Init.push_back(Tok);
+  }
+  Token Semi = Tok;
+  static const char Zero[] = "0", Text[] = "\"iopoly.distribute\"";
+  SourceLocation Loc = First.getLocation();
+  auto Make = [&](tok::TokenKind K) {
+    Token T;
+    T.startToken();
+    T.setKind(K);
+    T.setLocation(Loc);
+    T.setLength(0);
+    return T;
+  };
+  std::vector<Token> Marker;
+  Marker.push_back(Make(tok::l_paren));
+  Marker.push_back(Make(tok::kw_void));
+  Marker.push_back(Make(tok::r_paren));
+  Token Id = Make(tok::identifier);
+  Id.setIdentifierInfo(PP.getIdentifierInfo("__builtin_annotation"));
+  Marker.push_back(Id);
+  Marker.push_back(Make(tok::l_paren));
+  Token Num = Make(tok::numeric_constant);
+  Num.setLiteralData(Zero);
+  Num.setLength(1);
+  Marker.push_back(Num);
+  Marker.push_back(Make(tok::comma));
+  Token Str = Make(tok::string_literal);
+  Str.setLiteralData(Text);
+  Str.setLength(sizeof Text - 1);
+  Marker.push_back(Str);
+  Marker.push_back(Make(tok::r_paren));
+  // The first top-level '=' of the init clause, and the end of its value.
+  size_t Eq = Init.size(), End = Init.size();
+  Depth = 0;
+  for (size_t K = 0; K < Init.size(); ++K) {
+    if (Init[K].isOneOf(tok::l_paren, tok::l_square, tok::l_brace))
+      ++Depth;
+    else if (Init[K].isOneOf(tok::r_paren, tok::r_square, tok::r_brace))
+      --Depth;
+    else if (Depth == 0 && Eq == Init.size() && Init[K].is(tok::equal))
+      Eq = K;
+    else if (Depth == 0 && Eq < K && Init[K].is(tok::comma)) {
+      End = K;
+      break;
+    }
+  }
+  if (Init.empty()) {
+    Out.insert(Out.end(), Marker.begin(), Marker.end());
+  } else {
+    size_t From = Eq < Init.size() ? Eq + 1 : 0;
+    Out.insert(Out.end(), Init.begin(), Init.begin() + static_cast<long>(From));
+    Out.push_back(Make(tok::l_paren));
+    Out.insert(Out.end(), Marker.begin(), Marker.end());
+    Out.push_back(Make(tok::comma));
+    Out.insert(Out.end(), Init.begin() + static_cast<long>(From), Init.begin() + static_cast<long>(End));
+    Out.push_back(Make(tok::r_paren));
+    Out.insert(Out.end(), Init.begin() + static_cast<long>(End), Init.end());
+  }
+  Out.push_back(Semi);
+  auto Owned = std::make_unique<Token[]>(Out.size());
+  std::copy(Out.begin(), Out.end(), Owned.get());
+  PP.EnterTokenStream(std::move(Owned), Out.size(), /*DisableMacroExpansion=*/true, /*IsReinject=*/true);
+}
+
 std::vector<DiskResidentPragma> &pendingPragmas() {
   static std::vector<DiskResidentPragma> P;
   return P;
@@ -30,8 +140,10 @@ void IOPolyPragmaHandler::HandlePragma(Preprocessor &PP, PragmaIntroducer Introd
   };
   Token Tok;
   PP.Lex(Tok);
+  if (Tok.is(tok::identifier) && Tok.getIdentifierInfo()->getName() == "distribute")
+    return handleDistribute(PP, First);
   if (Tok.isNot(tok::identifier) || Tok.getIdentifierInfo()->getName() != "disk_resident")
-    return Error(Tok, "unknown '#pragma iopoly' directive; expected 'disk_resident(names...)'");
+    return Error(Tok, "unknown '#pragma iopoly' directive; expected 'disk_resident(names...)' or 'distribute'");
   PP.Lex(Tok);
   if (Tok.isNot(tok::l_paren))
     return Error(Tok, "expected '(' after '#pragma iopoly disk_resident'");

@@ -32,6 +32,7 @@ struct DiskResidentPragma {
 class IOPolyPragmaHandler : public clang::PragmaHandler {
 public:
   IOPolyPragmaHandler();
+  void handleDistribute(clang::Preprocessor &PP, clang::Token &First);
   void HandlePragma(clang::Preprocessor &PP, clang::PragmaIntroducer Introducer, clang::Token &First) override;
 };
 

@@ -4,8 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Polly/PollyPipeline.h"
+#include "Analysis/RankMapping.h"
 #include "Transform/CLO.h"
 #include "Transform/DiskReuse.h"
+#include "Transform/DistributeLoops.h"
 
 #include "polly/CodeGen/CodeGeneration.h"
 #include "polly/CodePreparation.h"
@@ -32,6 +34,8 @@ void configurePolly() {
   setDefault("polly-process-unprofitable", "true");
   setDefault("polly-detect-reductions", "false");
 }
+
+void keepLoadsForPolly() { setDefault("enable-load-pre", "false"); }
 
 void keepLoopsForPolly() {
   // Fully unrolled copies of a nest (kmatmul's 3x3x3 block loops at -O3)
@@ -68,6 +72,15 @@ void addScopPipeline(FunctionPassManager &FPM, ScopTransform T) {
   }
   SPM.addPass(polly::CodeGenerationPass());
   FPM.addPass(polly::createFunctionToScopPassAdaptor(std::move(SPM)));
+}
+
+void addMappingPipeline(FunctionPassManager &FPM) {
+  FPM.addPass(polly::CodePreparationPass());
+  polly::ScopPassManager SPM;
+  addScalarCleanup(SPM);
+  SPM.addPass(RankMappingPass());
+  FPM.addPass(polly::createFunctionToScopPassAdaptor(std::move(SPM)));
+  FPM.addPass(DistributeLoopsPass());
 }
 
 void addLSGPrinter(FunctionPassManager &FPM, raw_ostream &OS) {

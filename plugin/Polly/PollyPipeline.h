@@ -34,9 +34,20 @@ void configurePolly();
 /// multiplies a SCoP's statements before Polly sees it.
 void keepLoopsForPolly();
 
+/// -fplugin-arg-iopoly-mpi=on: no load PRE in GVN, which turns the loads of
+/// neighbouring elements (A[i-1], A[i], A[i+1]) into values carried from
+/// one iteration to the next: Polly reads those as dependences, and the
+/// loop would not be distributed.
+void keepLoadsForPolly();
+
 /// Adds Polly's preparation, the SCoP transformation \p T and Polly's code
 /// generation to \p FPM.
 void addScopPipeline(llvm::FunctionPassManager &FPM, ScopTransform T);
+
+/// -fplugin-arg-iopoly-mpi=on: Polly's preparation and scalar clean-up,
+/// RankMappingPass on every SCoP (analysis only: Polly generates nothing),
+/// then DistributeLoopsPass rewrites the planned loops.
+void addMappingPipeline(llvm::FunctionPassManager &FPM);
 
 /// Adds print<iopoly-lsg> (analysis only, no code generation).
 void addLSGPrinter(llvm::FunctionPassManager &FPM, llvm::raw_ostream &OS);

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Support/Options.h"
+#include "mpi/Topology.h"
 
 #include "Sizes.h"
 
@@ -58,6 +59,49 @@ static cl::opt<std::string> BufferOpt("iopoly-buffer",
                                                "not reorder when a locality set needs more (default: unknown)"),
                                       cl::init(""), cl::cat(IOPolyCategory));
 
+static cl::opt<bool> MpiOpt("iopoly-mpi",
+                            cl::desc("Distribute loops over the MPI ranks (paper 2): the outermost loop that carries no "
+                                     "dependence, or one marked #pragma iopoly distribute"),
+                            cl::init(false), cl::cat(IOPolyCategory));
+
+static cl::opt<std::string> MappingOpt("iopoly-mapping",
+                                       cl::desc("Iteration-to-rank mapping of distributed loops: block, cyclic, intra "
+                                                "or cache (storage-cache aware, paper 2)"),
+                                       cl::init("cache"), cl::cat(IOPolyCategory));
+
+static cl::opt<bool> MapLocalOpt("iopoly-map-local",
+                                 cl::desc("cache mapping: schedule each rank's chunks for reuse (paper 2, sec. 5.4)"),
+                                 cl::init(true), cl::cat(IOPolyCategory));
+
+static cl::opt<std::string> MapChunkOpt("iopoly-map-chunk",
+                                        cl::desc("Data chunk of the mapping's tags (K/M/G; default: the stripe)"),
+                                        cl::init(""), cl::cat(IOPolyCategory));
+
+static cl::opt<unsigned> MapBThresOpt("iopoly-map-bthres",
+                                      cl::desc("Load balance threshold BThres, percent of the average"), cl::init(10),
+                                      cl::cat(IOPolyCategory));
+
+static cl::opt<unsigned> MapAlphaOpt("iopoly-map-alpha",
+                                     cl::desc("Local scheduling: weight (percent) of reuse with the previous client "
+                                              "of the same I/O node"),
+                                     cl::init(50), cl::cat(IOPolyCategory));
+
+static cl::opt<unsigned> MapBetaOpt("iopoly-map-beta",
+                                    cl::desc("Local scheduling: weight (percent) of reuse with the same client"),
+                                    cl::init(50), cl::cat(IOPolyCategory));
+
+static cl::opt<unsigned> MapMaxChunksOpt("iopoly-map-max-chunks",
+                                         cl::desc("Most iteration chunks clustered per loop (neighbours merge)"),
+                                         cl::init(256), cl::cat(IOPolyCategory));
+
+static cl::opt<std::string> TopologyOpt("iopoly-topology",
+                                        cl::desc("Storage-cache topology (JSON) to compile the mapping tables for"),
+                                        cl::init(""), cl::cat(IOPolyCategory));
+
+static cl::opt<bool> MapPrintOpt("iopoly-map-print", cl::Hidden,
+                                 cl::desc("Print the iteration chunks and mapping tables of distributed loops"),
+                                 cl::init(false), cl::cat(IOPolyCategory));
+
 // Test only (hidden, opt/-mllvm): proves that the legality check refuses
 // an order the LSG would never produce.
 static cl::opt<bool> ReverseOrderOpt("iopoly-debug-reverse-order", cl::Hidden,
@@ -97,16 +141,45 @@ uint64_t assumedBuffer(std::string *Error) {
 }
 bool hoistEnabled() { return HoistOpt; }
 
+bool mpiEnabled() { return MpiOpt; }
+bool mappingPrint() { return MapPrintOpt; }
+
+MappingOptions mappingOptions() {
+  MappingOptions O;
+  O.Kind = MappingOpt == "block" ? 0 : MappingOpt == "cyclic" ? 1 : MappingOpt == "intra" ? 2 : 3;
+  O.Local = MapLocalOpt;
+  uint64_t C = 0;
+  if (!MapChunkOpt.empty() && parseByteSize(MapChunkOpt, C))
+    O.ChunkBytes = C;
+  O.BThresPercent = MapBThresOpt;
+  O.AlphaPercent = MapAlphaOpt;
+  O.BetaPercent = MapBetaOpt;
+  O.MaxChunks = MapMaxChunksOpt ? MapMaxChunksOpt : 1;
+  O.Topology = TopologyOpt;
+  return O;
+}
+
+std::string checkOptionCombination() {
+  if (MpiOpt && ModeOpt == Mode::Off)
+    return "-fplugin-arg-iopoly-mpi=on needs the disk-resident arrays in the runtime, where the ranks share them: "
+           "mode=off keeps them in each process's memory";
+  if (MpiOpt && modeUsesPolly())
+    return "-fplugin-arg-iopoly-mpi=on goes with mode=lower only (distributing loops restructured by clo/dro is not "
+           "supported)";
+  return "";
+}
+
 std::string applyPluginArg(StringRef Arg) {
   auto [Name, Value] = Arg.split('=');
   static const char *Known[] = {"mode", "stripe", "disks", "hoist", "granularity", "chunks", "max-splits",
-                                "max-sets", "buffer"};
+                                "max-sets", "buffer", "mpi", "mapping", "map-local", "map-chunk", "map-bthres",
+                                "map-alpha", "map-beta", "map-max-chunks", "topology"};
   bool IsKnown = false;
   for (const char *K : Known)
     IsKnown |= Name == K;
   if (!IsKnown || !Arg.contains('='))
     return ("unknown iopoly plugin argument '" + Arg +
-            "'; expected -fplugin-arg-iopoly-<name>=<value> with name one of mode, stripe, disks, hoist, granularity, chunks, max-splits, max-sets, buffer")
+            "'; expected -fplugin-arg-iopoly-<name>=<value> with name one of mode, stripe, disks, hoist, granularity, chunks, max-splits, max-sets, buffer, mpi, mapping, map-local, map-chunk, map-bthres, map-alpha, map-beta, map-max-chunks, topology")
         .str();
   // Check enumerated values here: cl would print its own message first.
   if (Name == "mode") {
@@ -120,6 +193,17 @@ std::string applyPluginArg(StringRef Arg) {
     if (!Known)
       return ("invalid value '" + Value + "' for iopoly option 'mode' (expected one of " + Expected + ")").str();
   }
+  // Switches also take on/off (-fplugin-arg-iopoly-mpi=on).
+  std::string Norm = Value.str();
+  if (Name == "mpi" || Name == "map-local" || Name == "hoist") {
+    if (Value == "on" || Value == "yes")
+      Norm = "true";
+    else if (Value == "off" || Value == "no")
+      Norm = "false";
+    else if (Value != "true" && Value != "false" && Value != "1" && Value != "0")
+      return ("invalid value '" + Value + "' for iopoly option '" + Name + "' (expected on or off)").str();
+  }
+  Value = Norm;
   StringMap<cl::Option *> &Opts = cl::getRegisteredOptions();
   cl::Option *O = Opts.lookup(("iopoly-" + Name).str());
   if (!O)
@@ -147,6 +231,28 @@ std::string applyPluginArg(StringRef Arg) {
     return "invalid value '" + GranularityOpt + "' for iopoly option 'granularity' (expected disk or stripe)";
   if (Name == "chunks" && (ChunksOpt == 0 || ChunksOpt > 64))
     return "iopoly option 'chunks' must be between 1 and 64";
+  if (Name == "mapping" && MappingOpt != "block" && MappingOpt != "cyclic" && MappingOpt != "intra" &&
+      MappingOpt != "cache")
+    return "invalid value '" + MappingOpt + "' for iopoly option 'mapping' (expected block, cyclic, intra or cache)";
+  if (Name == "map-chunk") {
+    uint64_t C;
+    if (!parseByteSize(MapChunkOpt, C) || C < 64)
+      return "invalid iopoly data chunk size '" + MapChunkOpt + "' (examples: 64K, 1M; at least 64 bytes)";
+  }
+  if (Name == "map-bthres" && MapBThresOpt > 100)
+    return "iopoly option 'map-bthres' is a percentage (0 to 100)";
+  if ((Name == "map-alpha" || Name == "map-beta") && (Name == "map-alpha" ? MapAlphaOpt : MapBetaOpt) > 100)
+    return "iopoly option '" + Name.str() + "' is a percentage (0 to 100)";
+  if (Name == "map-max-chunks" && (MapMaxChunksOpt == 0 || MapMaxChunksOpt > 4096))
+    return "iopoly option 'map-max-chunks' must be between 1 and 4096";
+  if (Name == "topology") {
+    if (TopologyOpt.empty())
+      return "iopoly option 'topology' needs the path of a topology file";
+    Topology T;
+    std::string E = loadTopology(TopologyOpt, T);
+    if (!E.empty())
+      return "iopoly option 'topology': " + E;
+  }
   return "";
 }
 

@@ -44,6 +44,25 @@ unsigned maxSets();
 /// of the dependence check.
 bool debugReverseOrder();
 
+/// -iopoly-mpi: distribute loops over MPI ranks (iopoly-mpicc programs).
+bool mpiEnabled();
+/// Distributed loops (paper 2): the mapping and its parameters.
+struct MappingOptions {
+  int Kind = 3;                ///< IOPOLY_MAP_* of include/iopoly/dist.h
+  bool Local = true;           ///< cache: local scheduling (sec. 5.4)
+  uint64_t ChunkBytes = 0;     ///< data chunk; 0: the stripe
+  unsigned BThresPercent = 10; ///< tolerated imbalance
+  unsigned AlphaPercent = 50, BetaPercent = 50;
+  unsigned MaxChunks = 256;    ///< iteration chunks clustered at most
+  std::string Topology;        ///< compile-time topology file, "" if none
+};
+MappingOptions mappingOptions();
+/// -iopoly-map-print (hidden): the iteration chunks and tables on stderr.
+bool mappingPrint();
+
+/// After every option is applied: "" or why they do not go together.
+std::string checkOptionCombination();
+
 /// Applies one "-fplugin-arg-iopoly-<name>=<value>" (given as
 /// "name=value"); returns an error message or "".
 std::string applyPluginArg(llvm::StringRef Arg);

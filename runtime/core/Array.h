@@ -11,9 +11,11 @@
 
 #include "io/Backend.h"
 #include "core/FileHeader.h"
+#include "core/Group.h"
 #include "core/Layout.h"
 #include "core/SparseTable.h"
 
+#include <atomic>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
@@ -81,10 +83,22 @@ struct iopoly_array {
   /// filling the frame, with no I/O. Only when ZeroKnown. Buffer lock.
   iopoly::SparseBits ZeroOnDisk;
   bool ZeroKnown = false;
+  /// The ranks sharing this array (runtime/core/SharedArrays.cpp); null
+  /// when it belongs to this process alone.
+  std::shared_ptr<iopoly::Group> Grp;
+  /// A disk-resident global of an MPI program waiting for MPI_Init to be
+  /// opened collectively: it has addresses but no files yet.
+  std::atomic<bool> Pending{false};
+  const void *PendingInit = nullptr; ///< its C initializer (or null)
+  /// Shared arrays: bytes written to each disk file since the last sync
+  /// point (StripeIO counts them), so that a sync point of an array nobody
+  /// changed costs one reduction.
+  std::unique_ptr<std::atomic<unsigned long long>[]> WrittenSinceSync;
 
   explicit iopoly_array(const iopoly::Geometry &G)
       : Geo(G), Table(G.numStripes()) {}
   bool live() const { return Magic == LiveMagic; }
+  bool shared() const { return Grp != nullptr; }
   bool zeroOnDisk(size_t Stripe) const { return ZeroKnown && ZeroOnDisk.test(Stripe); }
   void writtenToDisk(size_t Stripe) {
     if (ZeroKnown)

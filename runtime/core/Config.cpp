@@ -63,8 +63,10 @@ Status parseUnsigned(const std::string &Text, unsigned long long &Out) {
 }
 
 /// Resolves IOPOLY_DISKS: a count N gives IOPOLY_DIR/disk0..disk{N-1}; a
-/// comma list gives those directories.
-Status resolveDisks(Config &C) {
+/// comma list gives those directories. %r, %h and %p in IOPOLY_DIR and in
+/// each listed directory become the MPI rank, the host name and the pid, so
+/// that ranks (or hosts) can have node-local directories of their own.
+Status resolveDisks(Config &C, const std::string &Base, const EnvLookup &Env) {
   C.DiskDirs.clear();
   const std::string Spec = trim(C.DisksSpec);
   if (!Spec.empty() && Spec.find_first_not_of("0123456789") == std::string::npos) {
@@ -74,14 +76,17 @@ Status resolveDisks(Config &C) {
     if (N == 0 || N > 4096)
       return Status::error(format("disk count %llu is out of range 1..4096", N));
     for (unsigned long long I = 0; I < N; ++I)
-      C.DiskDirs.push_back(C.Dir + "/disk" + std::to_string(I));
+      C.DiskDirs.push_back(Base + "/disk" + std::to_string(I));
     return {};
   }
-  for (const std::string &D : split(Spec, ','))
+  for (const std::string &D : split(Spec, ',')) {
     if (D.empty())
       return Status::error(format("empty directory in list '%s'", Spec.c_str()));
-    else
-      C.DiskDirs.push_back(D);
+    std::string Dir;
+    if (Status S = expandDirTemplate(D, Env, Dir))
+      return Status::error(format("directory '%s': %s", D.c_str(), S.message().c_str()));
+    C.DiskDirs.push_back(Dir);
+  }
   return {};
 }
 
@@ -159,7 +164,8 @@ struct VarSpec {
 const std::vector<VarSpec> &varTable() {
   static const std::vector<VarSpec> Table = {
       {{"IOPOLY_DIR", "./iopoly-data",
-        "base directory; disk sub-directories go here when IOPOLY_DISKS is a count"},
+        "base directory; disk sub-directories go here when IOPOLY_DISKS is a count; %r, %h, %p become the MPI "
+        "rank, the host name, the pid"},
        [](Config &C, const std::string &V) -> Status {
          if (V.empty())
            return Status::error("empty directory");
@@ -167,7 +173,8 @@ const std::vector<VarSpec> &varTable() {
          return {};
        }},
       {{"IOPOLY_DISKS", "8",
-        "number of disks (sub-directories disk0.. of IOPOLY_DIR) or a comma list of directories"},
+        "number of disks (sub-directories disk0.. of IOPOLY_DIR) or a comma list of directories (%r, %h, %p as for "
+        "IOPOLY_DIR)"},
        [](Config &C, const std::string &V) -> Status {
          C.DisksSpec = V;
          return {};
@@ -301,6 +308,21 @@ const std::vector<VarSpec> &varTable() {
          C.MpiioHints = V;
          return {};
        }},
+      {{"IOPOLY_TOPOLOGY", "", "storage-cache hierarchy (JSON): cache servers of MPI programs linked with "
+                               "libiopoly_mpi, mapping of distributed loops"},
+       [](Config &C, const std::string &V) -> Status {
+         if (V.empty())
+           return Status::error("empty path");
+         C.Topology = V;
+         return {};
+       }},
+      {{"IOPOLY_CACHE_SERVERS", "1", "0: with IOPOLY_TOPOLOGY, map loops by the topology but start no cache servers"},
+       [](Config &C, const std::string &V) { return parseBool(V, C.CacheServers); }},
+      {{"IOPOLY_CACHESERVER", "<libdir>/../bin/iopoly-cacheserver", "path of the cache server program"},
+       [](Config &C, const std::string &V) -> Status {
+         C.CacheServer = V;
+         return {};
+       }},
       {{"IOPOLY_MPIIO_MODULE", "<libdir>/libiopoly_mpiio.so", "path of the MPI-IO backend module"},
        [](Config &C, const std::string &V) -> Status {
          C.MpiioModule = V;
@@ -407,31 +429,66 @@ Status parseDiskModel(const std::string &Text, DiskModelParams &Out) {
   return {};
 }
 
-std::string expandPathTemplate(const std::string &Path) {
-  std::string Out;
+namespace {
+/// The rank the MPI launcher gives this process (Open MPI, PMIx, MPICH's
+/// Hydra, Slurm), "0" outside MPI. Read from the environment: the
+/// configuration is parsed before MPI_Init may have been called.
+std::string launcherRank(const EnvLookup &Env) {
+  std::string Rank;
+  for (const char *V : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"})
+    if (Env(V, Rank) && !trim(Rank).empty())
+      return trim(Rank);
+  return "0";
+}
+
+std::string hostName() {
+  char Host[256] = "host";
+  ::gethostname(Host, sizeof Host - 1);
+  Host[sizeof Host - 1] = '\0';
+  return Host;
+}
+
+/// Expands %p, %r, %h and %%; an unknown code is left as it is (\p Strict:
+/// an error naming it).
+Status expandCodes(const std::string &Path, const EnvLookup &Env, bool Strict, std::string &Out) {
+  Out.clear();
   for (size_t I = 0; I < Path.size(); ++I) {
-    if (Path[I] != '%' || I + 1 == Path.size()) {
+    if (Path[I] != '%') {
       Out += Path[I];
       continue;
     }
-    char C = Path[++I];
-    if (C == 'p') {
-      Out += std::to_string(::getpid());
-    } else if (C == 'r') {
-      const char *Rank = nullptr;
-      for (const char *V : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"})
-        if (!Rank)
-          Rank = std::getenv(V);
-      Out += Rank ? Rank : "0";
-    } else if (C == 'h') {
-      char Host[256] = "host";
-      ::gethostname(Host, sizeof Host - 1);
-      Out += Host;
-    } else {
-      Out += C == '%' ? "%" : std::string("%") + C;
+    if (I + 1 == Path.size()) {
+      if (Strict)
+        return Status::error("'%' at the end (use %% for a literal %; codes: %r rank, %h host, %p pid)");
+      Out += '%';
+      continue;
     }
+    char C = Path[++I];
+    if (C == 'p')
+      Out += std::to_string(::getpid());
+    else if (C == 'r')
+      Out += launcherRank(Env);
+    else if (C == 'h')
+      Out += hostName();
+    else if (C == '%')
+      Out += '%';
+    else if (Strict)
+      return Status::error(format("unknown code '%%%c' (codes: %%r rank, %%h host, %%p pid, %%%% a literal %%)", C));
+    else
+      Out += std::string("%") + C;
   }
+  return {};
+}
+} // namespace
+
+std::string expandPathTemplate(const std::string &Path) {
+  std::string Out;
+  (void)expandCodes(Path, processEnv(), /*Strict=*/false, Out);
   return Out;
+}
+
+Status expandDirTemplate(const std::string &Path, const EnvLookup &Env, std::string &Out) {
+  return expandCodes(Path, Env, /*Strict=*/true, Out);
 }
 
 EnvLookup processEnv() {
@@ -458,7 +515,10 @@ Status parseConfig(const EnvLookup &Env, Config &Out) {
   }
   if (Status S = checkDisksSpec(C.DisksSpec))
     return Status::error(ErrorCode::Config, format("IOPOLY_DISKS=%s: %s", C.DisksSpec.c_str(), S.message().c_str()));
-  if (Status S = resolveDisks(C))
+  std::string Base;
+  if (Status S = expandDirTemplate(C.Dir, Env, Base))
+    return Status::error(ErrorCode::Config, format("IOPOLY_DIR=%s: %s", C.Dir.c_str(), S.message().c_str()));
+  if (Status S = resolveDisks(C, Base, Env))
     return Status::error(ErrorCode::Config, format("IOPOLY_DISKS=%s: %s", C.DisksSpec.c_str(), S.message().c_str()));
   bool IsList = C.DisksSpec.find(',') != std::string::npos; // a count names distinct directories
   if (Status S = IsList ? checkDistinctDirs(C.DiskDirs) : Status())

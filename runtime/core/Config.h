@@ -36,7 +36,7 @@ enum class DirectIO { Auto, On, Off };
 enum class FaultMode { Auto, Userfaultfd, Signal, Off };
 
 struct Config {
-  std::string Dir;                   ///< IOPOLY_DIR
+  std::string Dir;                   ///< IOPOLY_DIR as given (may hold %r/%h/%p)
   std::vector<std::string> DiskDirs; ///< resolved from IOPOLY_DISKS
   std::string DisksSpec;             ///< IOPOLY_DISKS as given
   size_t StripeSize = 64 << 10;      ///< IOPOLY_STRIPE
@@ -57,6 +57,9 @@ struct Config {
   int Progress = -1;                 ///< IOPOLY_PROGRESS: 0 off, 1 on, -1 auto (stderr a terminal)
   double ProgressEvery = 10;         ///< seconds between progress reports
   double ThrashFactor = 4;           ///< IOPOLY_THRASH (0: no warning)
+  std::string Topology;              ///< IOPOLY_TOPOLOGY (runtime/mpi/Topology.h)
+  bool CacheServers = true;          ///< IOPOLY_CACHE_SERVERS
+  std::string CacheServer;           ///< IOPOLY_CACHESERVER
 
   size_t numDisks() const { return DiskDirs.size(); }
   size_t bufferFrames() const { return BufferBytes / StripeSize; }
@@ -89,6 +92,10 @@ Status globalConfig(const Config *&Out);
 /// outside MPI), %h (host name) and %% in a file name, so that every rank
 /// of a job writes its own statistics and trace.
 std::string expandPathTemplate(const std::string &Path);
+
+/// The same for a directory of IOPOLY_DIR or IOPOLY_DISKS, with the rank
+/// taken through \p Env; an unknown %-code is an error naming it.
+Status expandDirTemplate(const std::string &Path, const EnvLookup &Env, std::string &Out);
 
 /// IOPOLY_VERBOSE, readable before (and without) the full parse.
 bool verboseEnabled();

@@ -6,6 +6,7 @@
 #include "core/Runtime.h"
 #include "core/FileHeader.h"
 #include "core/Json.h"
+#include "core/Group.h"
 #include "core/OutputFile.h"
 #include "core/Progress.h"
 #include "core/Rescue.h"
@@ -100,9 +101,18 @@ Status Runtime::init() {
   if (!C.TracePath.empty())
     if (Status S = Trace->open(C.TracePath))
       return S;
-  Workers = std::make_unique<IOWorkers>(C.numDisks(), !B->allowsBackgroundIO());
   IO = std::make_unique<StripeIO>(*Model, C.ModelWait, Retry, Counters->IoNanos, C.numDisks());
-  BufferEnv Env{C.StripeSize, C.bufferFrames(), C.Prefetch, *Counters, *Model, *Trace, *Workers, *IO};
+  IO->setTrace(Trace.get());
+  if (MpiGlue *G = mpiGlue())
+    if (StripeRouter *R = G->router())
+      installRouter(R);
+  Workers = std::make_unique<IOWorkers>(C.numDisks(), false);
+  Workers->setInlineWhile([Be = B.get(), Io = IO.get()] {
+    StripeRouter *R = Io->router();
+    return !Be->allowsBackgroundIO() || (R && !R->allowsThreads());
+  });
+  BufferEnv Env{C.StripeSize, C.bufferFrames(), C.Prefetch, *Counters, *Model, *Trace, *Workers, *IO,
+                [this](iopoly_array *A) { return openPendingAlone(A); }};
   Buffer = std::make_unique<StripeBuffer>(Env);
   if (!Buffer->status().ok())
     return Buffer->status();
@@ -118,7 +128,8 @@ bool Runtime::isOpen(const iopoly_array *A) {
 }
 
 Status Runtime::open(const char *Name, size_t ElemSize, int NDims, const size_t *Dims,
-                     const int *Layout, int Flags, iopoly_array *&Out, ArrayOrigin Origin) {
+                     const int *Layout, int Flags, iopoly_array *&Out, ArrayOrigin Origin,
+                     std::shared_ptr<Group> Grp) {
   if (Status S = checkArrayName(Name))
     return S;
   const int Known = IOPOLY_RDONLY | IOPOLY_RDWR | IOPOLY_CREATE | IOPOLY_TRUNC;
@@ -148,8 +159,13 @@ Status Runtime::open(const char *Name, size_t ElemSize, int NDims, const size_t 
   auto A = std::make_unique<iopoly_array>(G);
   A->Name = Name;
   A->Id = NextId++;
-  if (Status S = openArrayFiles(*this, *A, Flags, Origin))
+  if (Grp) {
+    if (Status S = openSharedFiles(*A, Flags, *Grp, Origin))
+      return S;
+    A->Grp = std::move(Grp);
+  } else if (Status S = openArrayFiles(*this, *A, Flags, Origin)) {
     return S;
+  }
   Buffer->locked([&] {
     A->Fetched = Counters->fetchedBits(A->Name, G.numStripes());
     A->PerArray = Counters->arrayCounters(A->Name);
@@ -164,13 +180,22 @@ Status Runtime::open(const char *Name, size_t ElemSize, int NDims, const size_t 
 
 Status Runtime::flush(iopoly_array *A) {
   Status First = Buffer->flush(A);
-  // A commit only when everything was written back: a failed write-back
-  // leaves the headers dirty, as the files are. The registry lock keeps the
-  // arrays from being closed meanwhile.
+  // In open order: syncing a shared array's MPI-IO files is collective,
+  // and every rank must reach its arrays in the same order. A commit only
+  // when everything was written back: a failed write-back leaves the
+  // headers dirty, as the files are. The registry lock keeps the arrays
+  // from being closed meanwhile.
+  std::vector<iopoly_array *> Arrays = openArrays();
   std::lock_guard<std::mutex> L(RegistryMu);
-  for (const iopoly_array *O : Open)
-    if ((!A || O == A) && O->Writable && First.ok())
-      First = commitArray(*const_cast<iopoly_array *>(O), Retry);
+  for (iopoly_array *O : Arrays) {
+    if (A && O != A)
+      continue;
+    if (O->Pending || !O->Writable)
+      continue;
+    if (Status S = commitArray(*O, Retry))
+      if (First.ok())
+        First = S;
+  }
   return First;
 }
 
@@ -180,6 +205,11 @@ Status Runtime::close(iopoly_array *A) {
     if (!Open.count(A))
       return Status::error("handle is not an open array (closed twice?)");
   }
+  // A shared array is closed by all its ranks together: their changes
+  // meet on disk first.
+  if (A->shared())
+    if (Status S = syncShared(A))
+      return S;
   if (Status S = Buffer->drop(A))
     return S;
   if (Status S = commitArray(*A, Retry))
@@ -195,6 +225,17 @@ Status Runtime::close(iopoly_array *A) {
 }
 
 std::string Runtime::statsJSON() {
+  std::vector<std::string> SharedDescs;
+  for (iopoly_array *A : openArrays())
+    if (A->shared()) {
+      JsonWriter W;
+      W.beginObject();
+      W.key("array").value(A->Name);
+      W.key("ranks").value(A->Grp->describe());
+      W.key("rank").value(static_cast<long long>(A->Grp->rank()));
+      W.endObject();
+      SharedDescs.push_back(W.str());
+    }
   std::string DirectIO = B->directStatus();
   std::string BackendExtra = B->statsJSON();
   double Wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - Started).count();
@@ -244,6 +285,18 @@ std::string Runtime::statsJSON() {
     W.endObject();
     W.key("faulted_accesses").value(static_cast<unsigned long long>(K.FaultedAccesses));
     W.key("fault_service").value(faultServiceMode());
+    W.key("sharing").beginObject();
+    W.key("sync_points").value(static_cast<unsigned long long>(K.SyncPoints));
+    W.key("sync_runs").value(static_cast<unsigned long long>(K.SyncRuns));
+    W.key("sync_bytes").value(static_cast<unsigned long long>(K.SyncBytes));
+    W.key("sync_dropped").value(static_cast<unsigned long long>(K.SyncDrops));
+    W.key("sync_reread").value(static_cast<unsigned long long>(K.SyncRereads));
+    W.key("twin_peak_bytes").value(static_cast<unsigned long long>(K.TwinPeakBytes));
+    W.key("shared_arrays").beginArray();
+    for (const std::string &Desc : SharedDescs)
+      W.raw(Desc);
+    W.endArray();
+    W.endObject();
     W.key("read_errors").value(static_cast<unsigned long long>(K.ReadErrors));
     W.key("write_errors").value(static_cast<unsigned long long>(K.WriteErrors));
     W.key("direct_io").value(DirectIO);
@@ -286,6 +339,18 @@ std::string Runtime::statsJSON() {
     W.endArray();
     if (!BackendExtra.empty())
       W.key("backend_info").raw(BackendExtra);
+    if (StripeRouter *R = StatsRouter) {
+      // The storage-cache hierarchy, per level, as this rank saw it: L1 is
+      // its own buffer.
+      W.key("hierarchy").beginObject();
+      W.key("L1").beginObject();
+      W.key("accesses").value(static_cast<unsigned long long>(K.Attaches));
+      W.key("hits").value(static_cast<unsigned long long>(K.Hits));
+      W.key("misses").value(static_cast<unsigned long long>(K.Attaches - K.Hits));
+      W.endObject();
+      W.key("below").raw(R->statsJSON());
+      W.endObject();
+    }
     W.key("config").raw(C.toJSON());
     W.endObject();
     return W.str();

@@ -43,9 +43,11 @@ public:
   Stats &stats() { return *Counters; }
   RetryPolicy retryPolicy() const { return Retry; }
 
+  /// Opens an array; with \p G, collectively on the ranks of \p G, which
+  /// then share it (runtime/core/SharedArrays.cpp).
   Status open(const char *Name, size_t ElemSize, int NDims, const size_t *Dims,
               const int *Layout, int Flags, iopoly_array *&Out,
-              ArrayOrigin Origin = ArrayOrigin::Api);
+              ArrayOrigin Origin = ArrayOrigin::Api, std::shared_ptr<Group> G = nullptr);
   Status close(iopoly_array *A);
   /// Writes back and syncs \p A (every array when null).
   Status flush(iopoly_array *A);
@@ -70,9 +72,42 @@ public:
   /// Whether shutdown() failed to write back some array.
   bool unsavedAtExit() const { return UnsavedAtExit; }
 
+  // Arrays shared by MPI ranks (SharedArrays.cpp).
+  /// Sync point of shared array \p A, collective over its ranks: every
+  /// rank's changed bytes go to disk, then the copies another rank may
+  /// have changed are dropped (attached ones are read again).
+  Status syncShared(iopoly_array *A);
+  /// Sync points of the shared arrays whose ranks all belong to \p Comm
+  /// (an MPI_Comm*; every shared array when null), in open order.
+  Status syncCovered(const void *Comm);
+  /// A disk-resident global of a program linked with libiopoly_mpi, before
+  /// MPI_Init: addresses now, files at MPI_Init (openPendingShared).
+  Status createPending(const char *Name, size_t ElemSize, int NDims, const size_t *Dims, const void *Init,
+                       iopoly_array *&Out);
+  /// Opens every pending global on \p G, collectively (inside MPI_Init).
+  Status openPendingShared(const std::shared_ptr<Group> &G);
+  /// A pending global used before MPI_Init: opened for this process alone.
+  Status openPendingAlone(iopoly_array *A);
+  /// The open arrays in the order they were opened.
+  std::vector<iopoly_array *> openArrays();
+  /// Sends every later stripe transfer through \p R (libiopoly_mpi's
+  /// storage-cache hierarchy).
+  void installRouter(StripeRouter *R) {
+    IO->setRouter(R);
+    if (R)
+      StatsRouter = R; // its counters stay in the statistics after MPI_Finalize
+  }
+  bool routed() const { return IO->router() != nullptr; }
+
 private:
   Runtime() = default;
   Status init();
+  Status openSharedFiles(iopoly_array &A, int Flags, Group &G, ArrayOrigin Origin = ArrayOrigin::Api);
+  /// Writes the non-zero stripes of a global's C initializer straight to
+  /// its files (on rank 0 of its group only, when shared).
+  Status writeInitializer(iopoly_array &A, const void *Init);
+  std::mutex PendingMu; ///< serializes the opening of pending globals
+  StripeRouter *StatsRouter = nullptr;
 
   Config C;
   RetryPolicy Retry;

@@ -63,6 +63,13 @@ struct Counters {
   uint64_t PeakPinned = 0;  ///< most frames attached at the same time
   uint64_t ReadErrors = 0, WriteErrors = 0;
   uint64_t FaultedAccesses = 0; ///< page faults served for code built without the plugin
+  // Arrays shared by MPI ranks (runtime/core/SharedArrays.cpp).
+  uint64_t SyncPoints = 0;   ///< (array, sync point) pairs
+  uint64_t SyncRuns = 0;     ///< runs of changed bytes written at sync points
+  uint64_t SyncBytes = 0;    ///< their bytes
+  uint64_t SyncDrops = 0;    ///< clean copies dropped at sync points
+  uint64_t SyncRereads = 0;  ///< attached stripes read again at sync points
+  uint64_t TwinPeakBytes = 0; ///< most memory held by twins at once
   std::vector<DiskCounters> PerDisk;
 };
 

@@ -131,7 +131,7 @@ StripeBuffer::Replacement StripeBuffer::beginReplace(Frame *V, iopoly_array *A,
                                                      bool IsPrefetch) {
   Counters &C = Env.Counters.C;
   DiskModel &M = Env.Model;
-  Replacement R{V, A, S, false, SkipRead, 0, 0};
+  Replacement R{V, A, S, false, {}, SkipRead, 0, 0};
   double Issue = M.appClock();
   if (V->Owner) {
     dropView(V);
@@ -139,24 +139,36 @@ StripeBuffer::Replacement StripeBuffer::beginReplace(Frame *V, iopoly_array *A,
     if (V->Prefetched)
       C.PrefetchWasted++;
     trace(TraceEvict, V->Owner, V->Stripe);
+    size_t WriteBytes = Env.StripeSize;
+    if (V->Dirty && V->Owner->shared()) {
+      // Only the bytes this rank changed go back; none changed: clean.
+      R.Runs = dirtyRuns(V);
+      WriteBytes = 0;
+      for (const IoRun &Run : R.Runs)
+        WriteBytes += Run.Len;
+      if (R.Runs.empty()) {
+        V->Dirty = false;
+        freeTwin(V);
+      }
+    }
     if (V->Dirty) {
       R.WriteBack = true;
       V->OldOwner = V->Owner;
       V->OldStripe = V->Stripe;
       size_t D = V->Owner->Geo.diskOf(V->Stripe);
       DiskModel::Request W = M.submit(D, V->Owner->fileId(D), V->Owner->Geo.fileOffset(V->Stripe),
-                                      Env.StripeSize, Issue);
+                                      WriteBytes, Issue);
       R.WriteService = W.Service;
       // The frame can be refilled only once its old contents are out.
       Issue = W.Done;
       // Counted when issued (deterministic); taken back if the write fails.
       C.Writebacks++;
-      C.BytesWritten += Env.StripeSize;
+      C.BytesWritten += WriteBytes;
       C.PerDisk[D].Writes++;
-      C.PerDisk[D].BytesWritten += Env.StripeSize;
+      C.PerDisk[D].BytesWritten += WriteBytes;
       if (ArrayCounters *PA = V->Owner->PerArray) {
         PA->Writebacks++;
-        PA->BytesWritten += Env.StripeSize;
+        PA->BytesWritten += WriteBytes;
       }
       trace(TraceWriteback | TraceWrite, V->Owner, V->Stripe);
     } else {
@@ -225,23 +237,31 @@ void StripeBuffer::undoArrival(const Replacement &R) {
 Status StripeBuffer::runReplace(const Replacement &R) {
   Frame *F = R.F;
   if (R.WriteBack) {
-    Status W = Env.IO.write(*F->OldOwner, F->OldStripe, F->Data, R.WriteService);
+    bool Shared = F->OldOwner->shared();
+    Status W = Shared ? Env.IO.writeRuns(*F->OldOwner, F->OldStripe, F->Data, R.Runs, R.WriteService)
+                      : Env.IO.write(*F->OldOwner, F->OldStripe, F->Data, R.WriteService);
     std::lock_guard<std::mutex> G(Mu);
     Counters &C = Env.Counters.C;
     size_t OD = F->OldOwner->Geo.diskOf(F->OldStripe);
+    size_t Bytes = Env.StripeSize;
+    if (Shared) {
+      Bytes = 0;
+      for (const IoRun &Run : R.Runs)
+        Bytes += Run.Len;
+    }
     if (W) {
       // Keep the only copy of the old data: the frame reverts to its old,
       // still dirty, stripe and the new stripe is not brought in. Nothing
       // was evicted, written or read: the counters say so.
       C.WriteErrors++;
       C.Writebacks--;
-      C.BytesWritten -= Env.StripeSize;
+      C.BytesWritten -= Bytes;
       C.PerDisk[OD].Writes--;
-      C.PerDisk[OD].BytesWritten -= Env.StripeSize;
+      C.PerDisk[OD].BytesWritten -= Bytes;
       C.Evictions--;
       if (ArrayCounters *PA = F->OldOwner->PerArray) {
         PA->Writebacks--;
-        PA->BytesWritten -= Env.StripeSize;
+        PA->BytesWritten -= Bytes;
       }
       undoArrival(R);
       R.A->Table.set(R.S, nullptr);
@@ -267,6 +287,7 @@ Status StripeBuffer::runReplace(const Replacement &R) {
     F->OldOwner->Table.set(F->OldStripe, nullptr);
     F->OldOwner->writtenToDisk(F->OldStripe);
     F->OldOwner = nullptr;
+    freeTwin(F);
     F->State = FrameState::Loading;
     CV.notify_all();
   }
@@ -294,9 +315,84 @@ Status StripeBuffer::runReplace(const Replacement &R) {
                                    Rd.message().c_str()));
   }
   F->State = FrameState::Ready;
+  if (F->TwinPending) {
+    // Pinned ahead for writing: the bytes to compare with are those read.
+    F->TwinPending = false;
+    F->Dirty = false;
+    markDirty(F, /*Whole=*/false);
+  }
   syncView(F);
   CV.notify_all();
   return {};
+}
+
+void StripeBuffer::freeTwin(Frame *F) {
+  if (F->Twin) {
+    delete[] F->Twin;
+    F->Twin = nullptr;
+    TwinBytes -= Env.StripeSize;
+  }
+  F->WholeDirty = false;
+}
+
+void StripeBuffer::markDirty(Frame *F, bool Whole) {
+  if (F->Owner && F->Owner->shared()) {
+    if (Whole) {
+      freeTwin(F);
+      F->WholeDirty = true;
+    } else if (!F->Dirty && !F->Twin && !F->WholeDirty) {
+      F->Twin = new char[Env.StripeSize];
+      std::memcpy(F->Twin, F->Data, Env.StripeSize);
+      TwinBytes += Env.StripeSize;
+      Counters &C = Env.Counters.C;
+      C.TwinPeakBytes = std::max<uint64_t>(C.TwinPeakBytes, TwinBytes);
+    }
+  }
+  F->Dirty = true;
+}
+
+std::vector<IoRun> StripeBuffer::dirtyRuns(const Frame *F) const {
+  const size_t S = Env.StripeSize;
+  if (!F->Twin)
+    return {{0, S}};
+  const char *D = F->Data, *T = F->Twin;
+  // Eight bytes at a time where aligned: a few loads per unchanged word.
+  auto Word = [&](size_t I, uint64_t &Z) {
+    if (I % 8 || I + 8 > S)
+      return false;
+    uint64_t X, Y;
+    std::memcpy(&X, D + I, 8);
+    std::memcpy(&Y, T + I, 8);
+    Z = X ^ Y;
+    return true;
+  };
+  auto NoZeroByte = [](uint64_t Z) { return ((Z - 0x0101010101010101ULL) & ~Z & 0x8080808080808080ULL) == 0; };
+  std::vector<IoRun> Runs;
+  size_t I = 0;
+  while (I < S) {
+    uint64_t Z;
+    while (I < S) { // equal bytes
+      if (Word(I, Z) && Z == 0)
+        I += 8;
+      else if (D[I] == T[I])
+        ++I;
+      else
+        break;
+    }
+    if (I == S)
+      break;
+    size_t Start = I;
+    while (I < S) { // changed bytes
+      if (Word(I, Z) && NoZeroByte(Z))
+        I += 8;
+      else if (D[I] != T[I])
+        ++I;
+      else
+        break;
+    }
+    Runs.push_back({Start, I - Start});
+  }
+  return Runs;
 }
 
 void StripeBuffer::pinHit(Frame *F, const iopoly_array *A, size_t S, bool Write) {
@@ -315,13 +411,22 @@ void StripeBuffer::pinHit(Frame *F, const iopoly_array *A, size_t S, bool Write)
     C.PeakPinned = std::max<uint64_t>(C.PeakPinned, PinnedFrames);
   }
   if (Write) {
-    F->Dirty = F->WriteHeld = true;
+    markDirty(F, /*Whole=*/false);
+    F->WriteHeld = true;
     syncView(F);
   }
   trace(TraceAttach | TraceHit | (Write ? TraceWrite : 0), A, S);
 }
 
+Status StripeBuffer::openIfPending(iopoly_array *A) {
+  if (!A->Pending.load(std::memory_order_acquire) || !Env.OpenPending)
+    return {};
+  return Env.OpenPending(A);
+}
+
 Status StripeBuffer::attach(iopoly_array *A, size_t S, int Mode, void *&Out) {
+  if (Status E = openIfPending(A)) // one load: a global waiting for MPI_Init
+    return E;
   Lock L(Mu);
   Counters &C = Env.Counters.C;
   bool Write = Mode & IOPOLY_WRITE;
@@ -356,7 +461,8 @@ Status StripeBuffer::attach(iopoly_array *A, size_t S, int Mode, void *&Out) {
       return E;
     L.lock();
     if (Write) {
-      V->Dirty = V->WriteHeld = true;
+      markDirty(V, /*Whole=*/Skip);
+      V->WriteHeld = true;
       syncView(V);
     }
     Out = V->Data;
@@ -476,6 +582,8 @@ Status StripeBuffer::releaseRun(iopoly_array *A, size_t First, size_t Count) {
 }
 
 Status StripeBuffer::prefetch(iopoly_array *A, size_t S, bool &Taken) {
+  if (Status E = openIfPending(A))
+    return E;
   Lock L(Mu);
   Counters &C = Env.Counters.C;
   C.PrefetchHints++;
@@ -522,6 +630,8 @@ void StripeBuffer::runAsync(const Replacement &R) {
 }
 
 Status StripeBuffer::pinAhead(iopoly_array *A, size_t S, int Mode, bool &Pinned) {
+  if (Status E = openIfPending(A))
+    return E;
   Lock L(Mu);
   bool Write = Mode & IOPOLY_WRITE;
   Pinned = false;
@@ -545,8 +655,10 @@ Status StripeBuffer::pinAhead(iopoly_array *A, size_t S, int Mode, bool &Pinned)
     }
     Env.Counters.C.Attaches++;
     Replacement R = beginReplace(V, A, S, /*Pin=*/true, /*SkipRead=*/false, /*IsPrefetch=*/false);
-    if (Write)
+    if (Write) {
       V->Dirty = V->WriteHeld = true;
+      V->TwinPending = A->shared(); // the twin is taken when the read lands
+    }
     trace(TraceAttach | TracePrefetch | (Write ? TraceWrite : 0), A, S);
     L.unlock();
     Pinned = true;
@@ -575,7 +687,24 @@ Status StripeBuffer::writeBackLocked(Lock &L, Frame *F) {
   iopoly_array *A = F->Owner;
   size_t S = F->Stripe;
   size_t D = A->Geo.diskOf(S);
-  DiskModel::Request W = Env.Model.submit(D, A->fileId(D), A->Geo.fileOffset(S), Env.StripeSize,
+  std::vector<IoRun> Runs;
+  size_t Bytes = Env.StripeSize;
+  if (A->shared()) {
+    // The bytes this rank changed, and nothing else.
+    Runs = dirtyRuns(F);
+    Bytes = 0;
+    for (const IoRun &Run : Runs)
+      Bytes += Run.Len;
+    if (Runs.empty()) {
+      if (!F->WriteHeld) {
+        F->Dirty = false;
+        freeTwin(F);
+        syncView(F);
+      }
+      return {};
+    }
+  }
+  DiskModel::Request W = Env.Model.submit(D, A->fileId(D), A->Geo.fileOffset(S), Bytes,
                                           Env.Model.appClock());
   Env.Model.waitUntil(W.Done);
   trace(TraceWriteback | TraceWrite, A, S);
@@ -589,7 +718,7 @@ Status StripeBuffer::writeBackLocked(Lock &L, Frame *F) {
   // again instead of being lost.
   syncView(F);
   L.unlock();
-  Status E = Env.IO.write(*A, S, F->Data, W.Service);
+  Status E = A->shared() ? Env.IO.writeRuns(*A, S, F->Data, Runs, W.Service) : Env.IO.write(*A, S, F->Data, W.Service);
   L.lock();
   F->Flushing = false;
   Counters &C = Env.Counters.C;
@@ -600,16 +729,18 @@ Status StripeBuffer::writeBackLocked(Lock &L, Frame *F) {
                                A->Name.c_str(), E.message().c_str()));
   } else {
     C.Writebacks++;
-    C.BytesWritten += Env.StripeSize;
+    C.BytesWritten += Bytes;
     C.PerDisk[D].Writes++;
-    C.PerDisk[D].BytesWritten += Env.StripeSize;
+    C.PerDisk[D].BytesWritten += Bytes;
     if (ArrayCounters *PA = A->PerArray) {
       PA->Writebacks++;
-      PA->BytesWritten += Env.StripeSize;
+      PA->BytesWritten += Bytes;
     }
     A->writtenToDisk(S);
     if (HeldForWriting || F->WriteHeld)
-      F->Dirty = true; // attached for writing: may have changed since the copy
+      F->Dirty = true; // attached for writing: may have changed since the copy (a twin, if any, is kept)
+    else
+      freeTwin(F);
     syncView(F);
   }
   CV.notify_all();
@@ -677,6 +808,7 @@ Status StripeBuffer::drop(iopoly_array *A) {
       return Status::error(format("array '%s' still has unwritten data; not closed", A->Name.c_str()));
     lruUnlink(&F);
     dropView(&F);
+    freeTwin(&F);
     A->Table.set(F.Stripe, nullptr);
     F.Owner = nullptr;
     F.Prefetched = false;
@@ -696,6 +828,107 @@ std::vector<std::pair<size_t, std::string>> StripeBuffer::dirtyStripes(const iop
   }
   std::sort(Out.begin(), Out.end(), [](const auto &X, const auto &Y) { return X.first < Y.first; });
   return Out;
+}
+
+Status StripeBuffer::takeDirtyRuns(iopoly_array *A, std::vector<std::vector<IoRun>> &Runs,
+                                   std::vector<std::string> &Bytes) {
+  Lock L(Mu);
+  // Fetches and write-backs in flight first: a fetch issued before the
+  // sync may carry bytes that another rank is about to change.
+  CV.wait(L, [&] {
+    for (const Frame &F : Frames)
+      if ((F.Owner == A || F.OldOwner == A) && (F.State != FrameState::Ready || F.Flushing))
+        return false;
+    return true;
+  });
+  const size_t T = A->Geo.NumDisks;
+  Runs.assign(T, {});
+  Bytes.assign(T, {});
+  std::vector<Frame *> Dirty;
+  for (Frame &F : Frames)
+    if (F.Owner == A && F.Dirty)
+      Dirty.push_back(&F);
+  std::sort(Dirty.begin(), Dirty.end(), [](const Frame *X, const Frame *Y) { return X->Stripe < Y->Stripe; });
+  Counters &C = Env.Counters.C;
+  for (Frame *F : Dirty) {
+    size_t D = A->Geo.diskOf(F->Stripe);
+    uint64_t Base = A->Geo.fileOffset(F->Stripe);
+    size_t Written = 0;
+    for (const IoRun &Run : dirtyRuns(F)) {
+      Runs[D].push_back({Base + Run.Offset, Run.Len});
+      Bytes[D].append(F->Data + Run.Offset, Run.Len);
+      Written += Run.Len;
+      C.SyncRuns++;
+    }
+    if (Written) {
+      // One modeled request per stripe; the collective call moves them.
+      DiskModel::Request W = Env.Model.submit(D, A->fileId(D), Base, Written, Env.Model.appClock());
+      Env.Model.waitUntil(W.Done);
+      C.Writebacks++;
+      C.BytesWritten += Written;
+      C.SyncBytes += Written;
+      C.PerDisk[D].Writes++;
+      C.PerDisk[D].BytesWritten += Written;
+      trace(TraceWriteback | TraceWrite, A, F->Stripe);
+      A->writtenToDisk(F->Stripe);
+    }
+    F->Dirty = false;
+    freeTwin(F);
+    syncView(F);
+  }
+  // Runs of different stripes of one disk file come in file order too:
+  // stripes of disk D sit at ascending slots.
+  return {};
+}
+
+void StripeBuffer::countSync(iopoly_array *A) {
+  Lock L(Mu);
+  Env.Counters.C.SyncPoints++;
+  trace(TraceSync, A, 0);
+}
+
+void StripeBuffer::dropAfterSync(iopoly_array *A, const std::vector<bool> &Changed,
+                                 std::vector<std::pair<size_t, char *>> &Pinned) {
+  Lock L(Mu);
+  Counters &C = Env.Counters.C;
+  for (Frame &F : Frames) {
+    if (F.Owner != A || F.State != FrameState::Ready || !Changed[A->Geo.diskOf(F.Stripe)])
+      continue;
+    if (F.Pins) {
+      Pinned.emplace_back(F.Stripe, F.Data);
+      C.SyncRereads++;
+      continue;
+    }
+    // Clean (the dirty bytes went out in takeDirtyRuns); another rank may
+    // have changed the rest, so the copy goes.
+    lruUnlink(&F);
+    dropView(&F);
+    freeTwin(&F);
+    A->Table.set(F.Stripe, nullptr);
+    F.Owner = nullptr;
+    F.Prefetched = false;
+    F.Dirty = false;
+    F.State = FrameState::Free;
+    FreeList.push_back(&F);
+    C.SyncDrops++;
+  }
+  std::sort(Pinned.begin(), Pinned.end());
+  C.SyncPoints++;
+  trace(TraceSync, A, 0);
+}
+
+void StripeBuffer::rereadDone(iopoly_array *A) {
+  Lock L(Mu);
+  for (Frame &F : Frames) {
+    if (F.Owner != A || F.State != FrameState::Ready || !F.Pins)
+      continue;
+    F.Dirty = false;
+    freeTwin(&F);
+    if (F.WriteHeld)
+      markDirty(&F, /*Whole=*/false); // later writes are measured against what was read
+    syncView(&F);
+  }
+  CV.notify_all();
 }
 
 size_t StripeBuffer::pinCount(const iopoly_array *A) {

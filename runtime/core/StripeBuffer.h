@@ -33,6 +33,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <vector>
 
@@ -53,6 +54,13 @@ struct Frame {
   bool WriteHeld = false;  ///< attached for writing since it was last unpinned
   bool Flushing = false;   ///< a flush is writing it (state stays Ready)
   bool Prefetched = false; ///< fetched by a hint, not attached since
+  /// Shared arrays: the stripe's bytes when it became dirty; the bytes
+  /// that differ now are the ones this rank wrote, and only those are
+  /// written back, so that ranks writing other bytes of the stripe are not
+  /// overwritten. Null when clean, or when WholeDirty.
+  char *Twin = nullptr;
+  bool WholeDirty = false;  ///< shared arrays: every byte is written (OVERWRITE)
+  bool TwinPending = false; ///< pinned ahead for writing: twin when the read lands
   double ReadyAt = 0;      ///< modeled completion of its fetch
   Frame *Prev = nullptr, *Next = nullptr;
   bool InLru = false;
@@ -73,6 +81,9 @@ struct BufferEnv {
   TraceWriter &Trace;
   IOWorkers &Workers;
   StripeIO &IO;
+  /// Opens a disk-resident global still waiting for MPI_Init (Runtime);
+  /// null: there are none.
+  std::function<Status(iopoly_array *)> OpenPending = nullptr;
 };
 
 class StripeBuffer {
@@ -134,6 +145,24 @@ public:
   /// Copies of the stripes of \p A still dirty (their useful bytes), for
   /// the rescue file of a failed exit (core/Rescue.h).
   std::vector<std::pair<size_t, std::string>> dirtyStripes(const iopoly_array *A);
+  /// Sync point of a shared array, first step: waits until no stripe of
+  /// \p A is in transit, then takes the bytes this rank changed out of
+  /// the buffer, per disk as (file offset, length) runs in file order with
+  /// their bytes packed in \p Bytes[disk]. The stripes become clean
+  /// (stripes attached for writing stay dirty, against a new twin).
+  Status takeDirtyRuns(iopoly_array *A, std::vector<std::vector<IoRun>> &Runs,
+                       std::vector<std::string> &Bytes);
+  /// Second step, after every rank's runs are on disk: forgets the
+  /// unpinned stripes of \p A (another rank may have changed them) and
+  /// returns the pinned ones, which the caller reads again in place.
+  /// Only stripes on disks in \p Changed (some rank wrote them) go.
+  void dropAfterSync(iopoly_array *A, const std::vector<bool> &Changed,
+                     std::vector<std::pair<size_t, char *>> &Pinned);
+  /// A sync point of \p A where nobody had changed anything.
+  void countSync(iopoly_array *A);
+  /// Third step: the pinned stripes were read again; those attached for
+  /// writing take a new twin.
+  void rereadDone(iopoly_array *A);
 
   /// Number of pins held on stripes of \p A (all arrays when null).
   size_t pinCount(const iopoly_array *A);
@@ -161,6 +190,7 @@ private:
     iopoly_array *A;
     size_t S;
     bool WriteBack;     ///< old identity was dirty
+    std::vector<IoRun> Runs; ///< shared array: the bytes to write back
     bool SkipRead;      ///< OVERWRITE: zero instead of reading
     double ReadService; ///< modeled service times
     double WriteService;
@@ -188,6 +218,14 @@ private:
   void dropView(Frame *F);
   /// Pins a resident, Ready frame (hit bookkeeping included).
   void pinHit(Frame *F, const iopoly_array *A, size_t S, bool Write);
+  /// Marks F dirty; for a shared array, keeps a twin of its bytes first
+  /// (or notes that every byte is written, \p Whole).
+  void markDirty(Frame *F, bool Whole);
+  void freeTwin(Frame *F);
+  Status openIfPending(iopoly_array *A);
+  /// The runs of F's bytes that differ from its twin (all of it when
+  /// there is none), as offsets within the stripe.
+  std::vector<IoRun> dirtyRuns(const Frame *F) const;
 
   BufferEnv Env;
   std::mutex Mu;
@@ -199,6 +237,7 @@ private:
   std::chrono::steady_clock::time_point Start;
   std::string AsyncError; ///< last failure of a background fetch
   size_t PinnedFrames = 0; ///< frames with Pins > 0 (the runs' budget)
+  size_t TwinBytes = 0;    ///< memory held by twins now
 };
 
 } // namespace iopoly

@@ -40,6 +40,7 @@ Status TraceWriter::open(const std::string &P) {
 }
 
 void TraceWriter::put(const void *P, size_t N) {
+  std::lock_guard<std::mutex> L(Mu);
   const unsigned char *C = static_cast<const unsigned char *>(P);
   Buf.insert(Buf.end(), C, C + N);
   if (Buf.size() >= FlushAt)
@@ -82,9 +83,33 @@ void TraceWriter::event(const TraceEvent &E) {
   put(R, sizeof R);
 }
 
+void TraceWriter::request(const TraceRequest &Rq) {
+  if (!File)
+    return;
+  unsigned char R[60];
+  unsigned char *Q = R;
+  le<uint8_t>(Q, 'R');
+  le<uint8_t>(Q, Rq.Write);
+  le<uint8_t>(Q, Rq.Level);
+  le<uint8_t>(Q, 0);
+  le<uint16_t>(Q, Rq.Disk);
+  le<uint16_t>(Q, 0);
+  le<uint32_t>(Q, Rq.Array);
+  le<uint64_t>(Q, Rq.Stripe);
+  le<uint32_t>(Q, Rq.Offset);
+  le<uint32_t>(Q, Rq.Bytes);
+  le<uint32_t>(Q, Rq.L2Seq);
+  le<uint32_t>(Q, Rq.L3Seq);
+  le<uint64_t>(Q, Rq.TimeNs);
+  le<uint64_t>(Q, Rq.LatencyNs);
+  le<uint64_t>(Q, Rq.FileKey);
+  put(R, sizeof R);
+}
+
 void TraceWriter::close() {
   if (!File)
     return;
+  std::lock_guard<std::mutex> L(Mu);
   drain();
   if (File)
     if (Status S = File->commit())
@@ -137,6 +162,27 @@ Status readTrace(const std::string &Path, TraceContents &Out) {
       E.Stripe = rd<uint64_t>(P);
       E.TimeNs = rd<uint64_t>(P);
       C.Events.push_back(E);
+    } else if (Type == 'R') {
+      if (End - P < 60)
+        return Status::error(format("trace '%s' is truncated", Path.c_str()));
+      ++P;
+      TraceRequest R;
+      R.Write = rd<uint8_t>(P);
+      R.Level = rd<uint8_t>(P);
+      rd<uint8_t>(P);
+      R.Disk = rd<uint16_t>(P);
+      rd<uint16_t>(P);
+      R.Array = rd<uint32_t>(P);
+      R.Stripe = rd<uint64_t>(P);
+      R.Offset = rd<uint32_t>(P);
+      R.Bytes = rd<uint32_t>(P);
+      R.L2Seq = rd<uint32_t>(P);
+      R.L3Seq = rd<uint32_t>(P);
+      R.TimeNs = rd<uint64_t>(P);
+      R.LatencyNs = rd<uint64_t>(P);
+      R.FileKey = rd<uint64_t>(P);
+      R.After = C.Events.size();
+      C.Requests.push_back(R);
     } else {
       return Status::error(format("trace '%s': unknown record type 0x%02x at byte %zu", Path.c_str(), Type,
                                   static_cast<size_t>(P - Data.data())));

@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,7 @@ enum TraceKind : uint8_t {
   TracePrefetch = 0x10,
   TraceWriteback = 0x20,
   TraceEvict = 0x30,
+  TraceSync = 0x40, ///< a sync point of a shared array (stripe 0)
 };
 
 struct TraceEvent {
@@ -44,6 +46,27 @@ struct TraceEvent {
 /// Appends records to a file; not thread-safe (called under the buffer lock).
 /// The file follows the OutputFile rules: a regular file is written under a
 /// temporary name and renamed over the path at close.
+/// A transfer the I/O layer made for a stripe (record 'R'): what the
+/// storage below the buffer saw, in the order it was asked. Under a
+/// storage-cache hierarchy (runtime/mpi/) it also says which level served
+/// it, the arrival numbers the I/O node and the storage node gave it, and
+/// its modeled latency; iopoly-cachesim replays these records.
+struct TraceRequest {
+  uint8_t Write = 0;   ///< 0 read, 1 write
+  uint8_t Level = 0;   ///< 0 direct (no hierarchy), 2 I/O-node cache, 3 storage-node cache, 4 disk
+  uint16_t Disk = 0;
+  uint32_t Array = 0;
+  uint64_t Stripe = 0;
+  uint32_t Offset = 0; ///< first byte within the stripe
+  uint32_t Bytes = 0;
+  uint32_t L2Seq = 0;  ///< arrival number at the I/O node (0: none)
+  uint32_t L3Seq = 0;  ///< at the storage node (0: did not reach it)
+  uint64_t TimeNs = 0;
+  uint64_t LatencyNs = 0; ///< modeled, 0 without a hierarchy
+  uint64_t FileKey = 0;   ///< fileKey() of the disk file's path
+  uint64_t After = 0;  ///< number of 'E' records before it (reading only)
+};
+
 class TraceWriter {
 public:
   ~TraceWriter() { close(); }
@@ -51,6 +74,7 @@ public:
   bool active() const { return File != nullptr; }
   void defineArray(uint32_t Id, const std::string &Name);
   void event(const TraceEvent &E);
+  void request(const TraceRequest &R);
   void close();
 
 private:
@@ -59,12 +83,14 @@ private:
   std::unique_ptr<OutputFile> File;
   std::vector<unsigned char> Buf;
   std::string Path;
+  std::mutex Mu; ///< requests come from I/O threads, events under the buffer lock
 };
 
 /// Reads a whole trace; for the reader tool and the tests.
 struct TraceContents {
   std::vector<std::string> ArrayNames; ///< indexed by array id ("" if unknown)
   std::vector<TraceEvent> Events;
+  std::vector<TraceRequest> Requests; ///< in file order; After places them among Events
 };
 Status readTrace(const std::string &Path, TraceContents &Out);
 

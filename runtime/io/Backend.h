@@ -14,12 +14,19 @@
 
 #include "core/Error.h"
 
+#include <cerrno>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <sys/types.h>
 
 namespace iopoly {
+
+/// A byte range of a file (dirty bytes of a shared array at a sync point).
+struct IoRun {
+  uint64_t Offset;
+  size_t Len;
+};
 
 /// One open file of one disk.
 class BackendFile {
@@ -39,6 +46,24 @@ public:
   virtual int close() = 0;
   /// Whether transfers bypass the OS page cache (O_DIRECT).
   virtual bool direct() const = 0;
+  /// Whether the file is open on a group of ranks and moves data at sync
+  /// points with collective calls (writeAll/readAll/syncAll), which every
+  /// rank of the group then makes, with or without runs of its own.
+  virtual bool collective() const { return false; }
+  /// Collective: writes the packed bytes \p Buf to \p Runs (ascending,
+  /// disjoint) through a file view; 0 or -errno.
+  virtual int writeAll(const IoRun *Runs, size_t NumRuns, const char *Buf) {
+    (void)Runs, (void)NumRuns, (void)Buf;
+    return -ENOTSUP;
+  }
+  /// Collective: reads \p Runs into the packed \p Buf; 0 or -errno.
+  virtual int readAll(const IoRun *Runs, size_t NumRuns, char *Buf) {
+    (void)Runs, (void)NumRuns, (void)Buf;
+    return -ENOTSUP;
+  }
+  /// Collective: makes every rank's writes visible to every rank's reads
+  /// (MPI_File_sync); 0 or -errno.
+  virtual int syncAll() { return -ENOTSUP; }
 };
 
 enum class OpenMode { ReadOnly, ReadWrite, CreateExclusive };
@@ -48,6 +73,9 @@ struct FileHints {
   size_t StripeSize = 0;
   size_t DiskIndex = 0;
   size_t NumDisks = 0;
+  /// Shared arrays: the MPI_Comm* of the ranks opening the file together
+  /// (collectively, for MPI-IO); null for a file of this process alone.
+  const void *Comm = nullptr;
 };
 
 class Backend {

@@ -33,7 +33,7 @@ void IOWorkers::submit(size_t Disk, std::function<void()> Job) {
   bool RunHere = false;
   {
     std::lock_guard<std::mutex> S(StopMu);
-    RunHere = Stopped || Inline;
+    RunHere = Stopped || Inline || (InlineNow && InlineNow());
     if (!RunHere) {
       Worker &W = *Workers[Disk];
       std::lock_guard<std::mutex> L(W.Mu);

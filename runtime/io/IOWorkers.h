@@ -26,6 +26,10 @@ public:
   /// With \p Inline, jobs run on the submitting thread (no threads).
   IOWorkers(size_t NumDisks, bool Inline);
   ~IOWorkers() { stop(); }
+  /// Also run jobs inline while \p Now says so (asked at every submit;
+  /// the MPI-IO backend allows threads only once MPI runs at
+  /// MPI_THREAD_MULTIPLE, which may happen after the runtime started).
+  void setInlineWhile(std::function<bool()> Now) { InlineNow = std::move(Now); }
   /// Queues \p Job on the thread of \p Disk.
   void submit(size_t Disk, std::function<void()> Job);
   /// Runs every queued job, then joins the threads. Later submits run
@@ -45,6 +49,7 @@ private:
   std::mutex StopMu;
   bool Stopped = false;
   bool Inline = false;
+  std::function<bool()> InlineNow;
 };
 
 } // namespace iopoly

@@ -67,7 +67,7 @@ public:
   }
   const char *name() const override { return "posix"; }
 
-  Status open(const std::string &Path, OpenMode M, const FileHints &,
+  Status open(const std::string &Path, OpenMode M, const FileHints &H,
               std::unique_ptr<BackendFile> &Out) override {
     int Flags = O_CLOEXEC;
     switch (M) {
@@ -75,7 +75,14 @@ public:
     case OpenMode::ReadWrite: Flags |= O_RDWR; break;
     case OpenMode::CreateExclusive: Flags |= O_RDWR | O_CREAT | O_EXCL; break;
     }
-    bool TryDirect = Mode != DirectIO::Off && Stripe % 4096 == 0;
+    // Ranks sharing an array write the bytes they changed, at any offset:
+    // buffered I/O for those files (the page cache also makes one rank's
+    // writes visible to the others' reads on the same host).
+    bool TryDirect = Mode != DirectIO::Off && Stripe % 4096 == 0 && !H.Comm;
+    if (H.Comm && Mode == DirectIO::On)
+      return Status::error(format("cannot open '%s' with O_DIRECT (IOPOLY_DIRECT=on): the array is shared by MPI ranks, "
+                                  "whose writes of partial stripes need buffered I/O",
+                                  Path.c_str()));
     if (TryDirect) {
       int Fd = ::open(Path.c_str(), Flags | O_DIRECT, 0666);
       if (Fd >= 0) {

@@ -12,6 +12,7 @@
 #include "lowered/Lowered.h"
 
 #include "core/Alloc.h"
+#include "core/Group.h"
 #include "core/Progress.h"
 #include "core/Runtime.h"
 #include "memory/Arena.h"
@@ -344,6 +345,9 @@ void __iopoly_window_release(iopoly_window *W) { releaseHeld(W); }
 
 void __iopoly_global_init(const char *Name, size_t ElemSize, int NDims, const size_t *Dims, const void *Init,
                           void **Slot) {
+  // MPI programs (libiopoly_mpi): opened collectively at MPI_Init.
+  if (deferGlobal(Name, ElemSize, NDims, Dims, Init, Slot))
+    return;
   void *P = nullptr;
   if (Status S = allocArray(Name, ElemSize, NDims, Dims, IOPOLY_CREATE | IOPOLY_TRUNC, ArrayOrigin::Global, P))
     fatal(format("cannot create disk-resident global '%s': %s", Name, S.message().c_str()));

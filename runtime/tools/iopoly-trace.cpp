@@ -34,6 +34,7 @@ static const char *eventName(uint8_t Kind) {
   case TracePrefetch: return "prefetch";
   case TraceWriteback: return "writeback";
   case TraceEvict: return "evict";
+  case TraceSync: return "sync";
   default: return "unknown";
   }
 }

@@ -72,10 +72,13 @@ fail() {
   exit 1
 }
 
-# mpi4 PROGRAM ARGS...: run on 4 ranks.
+# mpi4 PROGRAM ARGS...: run on 4 ranks; mpin N PROGRAM ARGS...: on N.
 mpi4() {
-  echo "+ mpirun -np 4 $*" >&2
-  "${launcher[@]}" "$MT_NPFLAG" 4 "${preflags[@]}" "$MT_BIN/$1" "${@:2}"
+  mpin 4 "$@"
+}
+mpin() {
+  echo "+ mpirun -np $*" >&2
+  "${launcher[@]}" "$MT_NPFLAG" "$1" "${preflags[@]}" "$MT_BIN/$2" "${@:3}"
 }
 
 # alone PROGRAM ARGS...: run one process without a launcher.
@@ -177,6 +180,196 @@ case "$scenario" in
     # The same under mpirun: every rank fails cleanly, nobody hangs.
     IOPOLY_MPIIO_HINTS="striping_factor=0" mpi4 errors "'striping_factor' needs a positive integer, not '0'" >/dev/null
     [ ! -e "$IOPOLY_DIR" ] || fail "a failed open left files in $IOPOLY_DIR"
+    ;;
+  shared_np2 | shared_np4_mpiio | shared_np4_romio | shared_np8 | shared_sync_posix | shared_cb_disabled)
+    # One array of every rank (iopoly_open_comm), interleaved writers in
+    # every stripe, partial write-backs, sync points, collective close.
+    export MT_WORK=$work
+    np=4 how=barrier grain=24
+    case "$scenario" in
+      shared_np2) np=2 grain=100 ;;
+      shared_np8) np=8 grain=8 IOPOLY_BUFFER=32K ;;
+      shared_sync_posix) IOPOLY_BACKEND=posix how=sync grain=3 ;;
+      shared_cb_disabled) IOPOLY_MPIIO_HINTS="romio_cb_write=disable,romio_cb_read=disable" ;;
+      shared_np4_mpiio) IOPOLY_MPIIO_HINTS="cb_nodes=2,cb_buffer_size=65536,romio_cb_write=enable" ;;
+      shared_np4_romio)
+        # ROMIO, where the romio_* hints act too.
+        export OMPI_MCA_io=romio321
+        IOPOLY_MPIIO_HINTS="cb_nodes=2,cb_buffer_size=65536,romio_cb_write=enable,romio_cb_read=enable" ;;
+    esac
+    export IOPOLY_BUFFER IOPOLY_BACKEND IOPOLY_MPIIO_HINTS
+    mpin "$np" shared_comm "$how" "$grain" 2>"$work/err" || { cat "$work/err" >&2; fail "shared_comm on $np ranks"; }
+    cat "$work/err" >&2
+    no_errors "$work/err"
+    # One file set, not one per rank.
+    [ "$(ls "$IOPOLY_DIR"/disk*/common.iop | wc -l)" -eq 4 ] || fail "expected one file per disk"
+    expect_json "$work/stats0.json" '"sync_dropped":' '"twin_peak_bytes":' "\"ranks\":\"MPI_COMM_WORLD ($np ranks)\""
+    if [ "$IOPOLY_BACKEND" = mpiio ]; then
+      if [ "$scenario" = shared_cb_disabled ]; then
+        expect_json "$work/stats0.json" '"collective_writes":0,' '"romio_cb_write":"disable"'
+        grep -q '"independent_sync_writes":0,' "$work/stats0.json" && fail "romio_cb_write=disable did not make the sync writes independent"
+      else
+        expect_json "$work/stats0.json" '"independent_sync_writes":0,' '"shared_hints_in_effect":{'
+        grep -q '"collective_writes":0,' "$work/stats0.json" && fail "no collective write at the sync points"
+      fi
+      case "$scenario" in
+        shared_np4_mpiio | shared_np4_romio) expect_json "$work/stats0.json" '"cb_nodes":"2"' '"cb_buffer_size":"65536"' ;;
+      esac
+    fi
+    ;;
+  globals_init | globals_thread | globals_never)
+    # Disk-resident globals of a program built with iopoly-mpicc: the
+    # runtime must not start MPI before the program's MPI_Init (or
+    # MPI_Init_thread), and the ranks share the globals: every rank sees
+    # every rank's rows after a barrier, with the checksum of the serial
+    # mode=off program.
+    : "${MT_IOPOLY_MPICC:?iopoly-mpicc of the plugin build}"
+    here=$(cd "$(dirname "$0")" && pwd)
+    # Compiled for the striping of these runs (4K stripes on 4 disks).
+    "$MT_IOPOLY_MPICC" -O2 -fplugin-arg-iopoly-stripe=4K -fplugin-arg-iopoly-disks=4 "$here/globals.c" \
+      -o "$work/globals" || fail "iopoly-mpicc globals.c"
+    "$MT_IOPOLY_MPICC" -O2 -fplugin-arg-iopoly-mode=off "$here/globals.c" -o "$work/globals_ref" ||
+      fail "iopoly-mpicc mode=off globals.c"
+    ref=$("$work/globals_ref" never | sed -n 's/^rank 0: //p')
+    [ -n "$ref" ] || fail "the mode=off program printed no checksum"
+    echo "serial $ref" >&2
+    # run_globals NP BACKEND MODE: NP=0 runs one process without mpirun.
+    run_globals() {
+      local np=$1 backend=$2 mode=$3 out=$work/out.$1.$2.$3 st
+      rm -rf "$IOPOLY_DIR" "$work"/stats*.json
+      if [ "$np" = 0 ]; then
+        (cd "$work" && IOPOLY_BACKEND=$backend IOPOLY_STATS=$work/stats0.json ./globals "$mode") >"$out" 2>"$out.err" ||
+          { cat "$out.err" "$out" >&2; fail "globals $mode alone ($backend)"; }
+        np=1
+      else
+        IOPOLY_BACKEND=$backend IOPOLY_STATS=$work/stats%r.json MT_BIN=$work mpin "$np" globals "$mode" >"$out" \
+          2>"$out.err" || { cat "$out.err" "$out" >&2; fail "globals $mode on $np ranks ($backend)"; }
+      fi
+      cat "$out.err" >&2
+      no_errors "$out.err"
+      [ "$(grep -c "$ref\$" "$out")" -eq "$np" ] ||
+        { cat "$out" >&2; fail "$mode, $np ranks, $backend: not every rank has the serial checksum"; }
+      [ -f "$IOPOLY_DIR/disk0/G.iop" ] || fail "no G.iop in $IOPOLY_DIR/disk0"
+      st=$work/stats0.json
+      if [ "$backend" = mpiio ]; then
+        if [ "$mode" = never ]; then
+          expect_json "$st" '"mpi_initialized_by_iopoly":true'
+        else
+          expect_json "$st" '"mpi_initialized_by_iopoly":false' '"mpi_finalized_by_program":true'
+        fi
+        if [ "$mode" = thread ]; then
+          expect_json "$st" '"mpi_thread_level":"multiple"' '"background_io":true'
+        fi
+      fi
+      if [ "$mode" != never ]; then
+        expect_json "$st" "\"array\":\"G\",\"ranks\":\"MPI_COMM_WORLD ($np ranks)\""
+      fi
+      echo "globals $mode: $np rank(s), $backend: every rank has the serial checksum" >&2
+    }
+    case "$scenario" in
+      globals_init)
+        run_globals 1 mpiio init # the program's MPI_Init after the globals exist
+        run_globals 4 posix init
+        run_globals 4 mpiio init
+        ;;
+      globals_thread) run_globals 2 mpiio thread ;;
+      globals_never)
+        run_globals 0 posix never
+        run_globals 0 mpiio never # the module starts and stops MPI itself
+        ;;
+    esac
+    ;;
+  hierarchy_fig7 | hierarchy_fig7_mpiio)
+    # The storage-cache hierarchy of paper 2, Fig. 7 for real: 4 compute
+    # ranks, 2 I/O-node and 1 storage-node servers spawned by MPI_Init.
+    # shared_comm checks every byte (server caches must stay coherent
+    # across sync points); the statistics carry per-level counters; and
+    # iopoly-cachesim replaying the ranks' traces in the servers' order
+    # must serve every transfer at the level that served it.
+    here=$(cd "$(dirname "$0")" && pwd)
+    : "${MT_CACHESIM:?iopoly-cachesim (MT_CACHESIM)}"
+    export MT_WORK=$work
+    export IOPOLY_TOPOLOGY=$here/topo-fig7.json IOPOLY_TRACE=$work/run.%r.trace IOPOLY_STATS=$work/final%r.json
+    export IOPOLY_DISK_MODEL=hdd
+    [ "$scenario" = hierarchy_fig7 ] && export IOPOLY_BACKEND=posix
+    # Spawned servers are another job: Open MPI reaches them over TCP.
+    export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo
+    mpin 4 shared_comm barrier 24 2>"$work/err" || { cat "$work/err" >&2; fail "shared_comm under the hierarchy"; }
+    cat "$work/err" >&2
+    no_errors "$work/err"
+    expect_json "$work/final0.json" '"hierarchy":{"L1":' '"below":{"L2":' '"io_node":"io0"'
+    expect_json "$work/final3.json" '"io_node":"io1"'
+    "$MT_CACHESIM" --order=recorded --check --per-rank "$IOPOLY_TOPOLOGY" "$work"/run.{0,1,2,3}.trace >"$work/sim.json" ||
+      fail "iopoly-cachesim disagrees with the real run"
+    python3 - "$work" <<'PY' || fail "per-level counts of the real run and of the simulator differ"
+import json, sys
+work = sys.argv[1]
+sim = json.load(open(work + "/sim.json"))
+for r in range(4):
+    real = json.load(open("%s/final%d.json" % (work, r)))["hierarchy"]
+    mine = sim["per_rank"][r]
+    for level in ("L2", "L3", "disk"):
+        for k in ("reads", "hits", "misses", "writes", "bytes_read", "bytes_written"):
+            a, b = real["below"][level][k], mine[level][k]
+            if a != b:
+                sys.exit("rank %d %s %s: real %d, simulated %d" % (r, level, k, a, b))
+    if real["L1"]["accesses"] != mine["L1"]["accesses"] or real["L1"]["hits"] != mine["L1"]["hits"]:
+        sys.exit("rank %d L1: real %s, trace %s" % (r, real["L1"], mine["L1"]))
+tot = sim["L2"]
+if tot["hits"] == 0 or sim["L3"]["hits"] == 0:
+    sys.exit("no hit in the shared caches: the test does not exercise them: %s" % sim)
+print("real run and simulator agree: L2 %d hits / %d misses, L3 %d / %d, %d disk reads" %
+      (tot["hits"], tot["misses"], sim["L3"]["hits"], sim["L3"]["misses"], sim["disk"]["reads"]))
+PY
+    ;;
+  dist_block | dist_cyclic | dist_intra | dist_cache | dist_cache_nolocal | dist_cache_topology)
+    # Loops distributed by -fplugin-arg-iopoly-mpi=on: every rank must print
+    # the checksum of the serial mode=off program, at 1, 2 and 4 ranks (the
+    # cache mapping also at 8, and with the table compiled for Fig. 7's
+    # hierarchy, and computed at startup from IOPOLY_TOPOLOGY).
+    : "${MT_IOPOLY_MPICC:?iopoly-mpicc of the plugin build}"
+    here=$(cd "$(dirname "$0")" && pwd)
+    mapping=${scenario#dist_}
+    flags=(-O2 -fplugin-arg-iopoly-mpi=on -fplugin-arg-iopoly-stripe=4K -fplugin-arg-iopoly-disks=4)
+    case "$mapping" in
+      cache_nolocal) flags+=(-fplugin-arg-iopoly-mapping=cache -fplugin-arg-iopoly-map-local=off) ;;
+      cache_topology) flags+=(-fplugin-arg-iopoly-topology="$here/topo-fig7.json") ;;
+      *) flags+=(-fplugin-arg-iopoly-mapping="$mapping") ;;
+    esac
+    "$MT_IOPOLY_MPICC" -O2 -fplugin-arg-iopoly-mode=off "$here/dist_kernels.c" -o "$work/ref" || fail "mode=off build"
+    "$MT_IOPOLY_MPICC" "${flags[@]}" -Rpass=iopoly "$here/dist_kernels.c" -o "$work/dist" 2>"$work/remarks" ||
+      { cat "$work/remarks" >&2; fail "mpi=on build"; }
+    n=$(grep -c "remark: distributed this loop over the MPI ranks" "$work/remarks" || true)
+    [ "$n" -ge 8 ] || { cat "$work/remarks" >&2; fail "only $n loops were distributed"; }
+    grep -q "(marked '#pragma iopoly distribute')" "$work/remarks" || fail "the marked loop was not the one distributed"
+    ref=$(MT_BIN=$work mpin 1 ref | sed -n 's/^rank 0: //p')
+    [ -n "$ref" ] || fail "the mode=off program printed no checksum"
+    nps="1 2 4"
+    case "$mapping" in cache | cache_topology) nps="1 2 4 8" ;; esac
+    for np in $nps; do
+      rm -rf "$IOPOLY_DIR"
+      MT_BIN=$work mpin "$np" dist >"$work/out.$np" 2>"$work/err.$np" || { cat "$work/err.$np" >&2; fail "$np ranks"; }
+      no_errors "$work/err.$np"
+      [ "$(grep -c "$ref\$" "$work/out.$np")" -eq "$np" ] ||
+        { cat "$work/out.$np" >&2; fail "$mapping on $np ranks: not every rank has the serial checksum $ref"; }
+      echo "$mapping: $np ranks, every rank has the serial checksum" >&2
+    done
+    if [ "$mapping" = cache_topology ]; then
+      # The same run with the topology given at run time (servers off): the
+      # table is the compiled one; with another tree it is recomputed.
+      rm -rf "$IOPOLY_DIR"
+      IOPOLY_VERBOSE=1 IOPOLY_TOPOLOGY=$here/topo-fig7.json IOPOLY_CACHE_SERVERS=0 MT_BIN=$work mpin 4 dist \
+        >"$work/out.t" 2>"$work/err.t" || { cat "$work/err.t" >&2; fail "with IOPOLY_TOPOLOGY"; }
+      grep -q "table compiled for this topology" "$work/err.t" || { cat "$work/err.t" >&2; fail "the compiled table was not used"; }
+      [ "$(grep -c "$ref\$" "$work/out.t")" -eq 4 ] || fail "with IOPOLY_TOPOLOGY: wrong checksum"
+      printf '{"uniform": {"clients": 2, "io_nodes": 1, "storage_nodes": 1, "ranks_per_client": 2, "disks": 4,
+        "io_cache": "64K", "storage_cache": "64K"}}' >"$work/topo2x2.json"
+      rm -rf "$IOPOLY_DIR"
+      IOPOLY_VERBOSE=1 IOPOLY_TOPOLOGY=$work/topo2x2.json IOPOLY_CACHE_SERVERS=0 MT_BIN=$work mpin 4 dist \
+        >"$work/out.u" 2>"$work/err.u" || { cat "$work/err.u" >&2; fail "with another topology"; }
+      grep -q "computed at startup for IOPOLY_TOPOLOGY" "$work/err.u" || { cat "$work/err.u" >&2; fail "the table was not recomputed"; }
+      [ "$(grep -c "$ref\$" "$work/out.u")" -eq 4 ] || fail "with another topology: wrong checksum"
+    fi
     ;;
   *)
     fail "unknown scenario"

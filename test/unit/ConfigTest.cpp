@@ -14,6 +14,7 @@
 
 #include <map>
 #include <set>
+#include <unistd.h>
 
 using namespace iopoly;
 
@@ -197,6 +198,33 @@ TEST(ConfigDisks, CommaListNamesTheDirectoriesInOrder) {
   EXPECT_EQ((std::vector<std::string>{"/only"}), C.DiskDirs) << "one directory is a list of one";
 }
 
+TEST(ConfigDisks, RankHostAndPidCodesMakeNodeLocalDirectories) {
+  char Host[256] = "host";
+  ::gethostname(Host, sizeof Host - 1);
+  std::string Pid = std::to_string(::getpid());
+  Config C;
+  ASSERT_TRUE(parseConfig(mapEnv({{"IOPOLY_DIR", "d/r%r"}, {"IOPOLY_DISKS", "2"}, {"OMPI_COMM_WORLD_RANK", "3"}}), C)
+                  .ok());
+  EXPECT_EQ((std::vector<std::string>{"d/r3/disk0", "d/r3/disk1"}), C.DiskDirs);
+  ASSERT_TRUE(parseConfig(mapEnv({{"IOPOLY_DISKS", "/s/%h/a,/s/%r-%p/b,/x/100%%"}, {"PMI_RANK", "7"}}), C).ok());
+  EXPECT_EQ((std::vector<std::string>{std::string("/s/") + Host + "/a", "/s/7-" + Pid + "/b", "/x/100%"}),
+            C.DiskDirs);
+  ASSERT_TRUE(parseConfig(mapEnv({{"IOPOLY_DIR", "d/%r"}, {"IOPOLY_DISKS", "1"}}), C).ok());
+  EXPECT_EQ((std::vector<std::string>{"d/0/disk0"}), C.DiskDirs) << "outside MPI the rank is 0";
+  EXPECT_EQ("d/%r", C.Dir) << "the setting as given is kept for the statistics";
+}
+
+TEST(ConfigDisks, UnknownPercentCodesAreErrorsNamingTheCode) {
+  Config C;
+  Status S = parseConfig(mapEnv({{"IOPOLY_DIR", "d/%q"}}), C);
+  ASSERT_FALSE(S.ok());
+  EXPECT_NE(std::string::npos, S.message().find("IOPOLY_DIR=d/%q")) << S.message();
+  EXPECT_NE(std::string::npos, S.message().find("'%q'")) << S.message();
+  S = parseConfig(mapEnv({{"IOPOLY_DISKS", "/a,/b%"}}), C);
+  ASSERT_FALSE(S.ok());
+  EXPECT_NE(std::string::npos, S.message().find("IOPOLY_DISKS=/a,/b%")) << S.message();
+}
+
 // Every variable that can be malformed, with values that are. A variable
 // added to the table without a line here makes the next test fail.
 struct BadValue {
@@ -205,6 +233,7 @@ struct BadValue {
 };
 const BadValue BadValues[] = {
     {"IOPOLY_DIR", ""},
+    {"IOPOLY_DIR", "d/%x"},
     {"IOPOLY_DISKS", "0"},
     {"IOPOLY_DISKS", "4097"},
     {"IOPOLY_DISKS", "a,,b"},
@@ -239,9 +268,11 @@ const BadValue BadValues[] = {
     {"IOPOLY_PROGRESS", "1ms"},
     {"IOPOLY_THRASH", "-1"},
     {"IOPOLY_THRASH", "many"},
+    {"IOPOLY_TOPOLOGY", ""},
+    {"IOPOLY_CACHE_SERVERS", "maybe"},
 };
 // Variables whose every value is acceptable (paths).
-const std::set<std::string> FreeForm = {"IOPOLY_STATS", "IOPOLY_TRACE", "IOPOLY_MPIIO_MODULE"};
+const std::set<std::string> FreeForm = {"IOPOLY_STATS", "IOPOLY_TRACE", "IOPOLY_MPIIO_MODULE", "IOPOLY_CACHESERVER"};
 
 TEST(ConfigErrors, EveryMalformedValueNamesTheVariableAndTheValue) {
   for (const BadValue &B : BadValues) {

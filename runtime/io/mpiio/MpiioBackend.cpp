@@ -2,9 +2,17 @@
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Each disk file is opened on MPI_COMM_SELF and accessed with
-// MPI_File_read_at / MPI_File_write_at, so ranks use the runtime
-// independently. Striping hints: striping_unit = IOPOLY_STRIPE,
+// Each disk file of an array of this process alone is opened on
+// MPI_COMM_SELF and accessed with MPI_File_read_at / MPI_File_write_at, so
+// ranks use the runtime independently. An array shared by the ranks of a
+// communicator (runtime/core/SharedArrays.cpp) has each disk file opened on
+// that communicator: stripes still move with independent calls, and at a
+// sync point each rank's changed bytes go out in one MPI_File_write_all
+// through a file view of its runs (an hindexed type), followed by
+// MPI_File_sync; attached stripes are read back with MPI_File_read_all. The
+// collective-buffering hints (cb_nodes, cb_buffer_size, romio_cb_read,
+// romio_cb_write) act there; romio_cb_write=disable / romio_cb_read=disable
+// make those calls independent (every rank still takes part). Striping hints: striping_unit = IOPOLY_STRIPE,
 // striping_factor = 1 and start_iodevice = the disk index, so that on a
 // parallel file system disk file k sits on storage target k and stripe b
 // lands on target b mod T, as the disk model (paper 1, section 2) assumes.
@@ -13,11 +21,13 @@
 // error of iopoly_open naming the variable and the value.
 //
 // MPI life cycle:
-//  - If the program has not called MPI_Init, the module initializes MPI
-//    itself (MPI_THREAD_MULTIPLE) and finalizes it at exit, after the
-//    runtime's exit handler has written everything back. A program that
-//    calls MPI_Init itself must do so before its first iopoly call (MPI
-//    cannot be initialized twice).
+//  - Loading the module never starts MPI. If the program has not called
+//    MPI_Init by the time the first file is opened, the module initializes
+//    MPI itself (MPI_THREAD_MULTIPLE) and finalizes it at exit, after the
+//    runtime's exit handler has written everything back. Programs linked
+//    with libiopoly_mpi may still call MPI_Init afterwards (its wrapper
+//    adopts the running MPI); others must call MPI_Init before their first
+//    iopoly call that opens a file.
 //  - If the program calls MPI_Finalize while arrays are open, a delete
 //    callback on MPI_COMM_SELF (run first thing by MPI_Finalize) writes back
 //    every array, waits for transfers in flight and closes the files while
@@ -36,6 +46,14 @@
 
 #include "iopoly.h"
 
+// The C bindings only, whatever the C++ compiler (the build defines these
+// too; a copy compiled by hand must not pick up libmpi's C++ symbols).
+#ifndef OMPI_SKIP_MPICXX
+#define OMPI_SKIP_MPICXX 1
+#endif
+#ifndef MPICH_SKIP_MPICXX
+#define MPICH_SKIP_MPICXX 1
+#endif
 #include <mpi.h>
 
 #include <atomic>
@@ -44,6 +62,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <map>
 #include <set>
 #include <shared_mutex>
 #include <sys/stat.h>
@@ -55,6 +74,7 @@ namespace iopoly {
 namespace {
 
 class MpiioFile;
+Status startMpi();
 
 using HintList = std::vector<std::pair<std::string, std::string>>;
 
@@ -71,10 +91,18 @@ struct MpiState {
   std::atomic<bool> Finalized{false}; ///< set by the hook, under Gate
   std::mutex CallMu;                  ///< serializes MPI calls below MULTIPLE
   bool Serialize = false;
-  std::mutex RegMu; ///< guards Files and HintsInEffect
-  std::set<MpiioFile *> Files;
+  std::mutex RegMu; ///< guards Files, NextSeq and HintsInEffect
+  /// Open files by open order: the finalize hook closes them in that
+  /// order, which is the same on every rank (closing a file opened on a
+  /// communicator is collective).
+  std::map<uint64_t, MpiioFile *> Files;
+  uint64_t NextSeq = 0;
   HintList HintsInEffect; ///< as MPI_File_get_info reports for the first file
   std::string HintsInEffectPath;
+  HintList SharedHintsInEffect; ///< the same for the first file of a shared array
+  std::string SharedHintsInEffectPath;
+  std::atomic<uint64_t> CollectiveWrites{0}, CollectiveReads{0}, CollectiveSyncs{0}, SharedFiles{0};
+  std::atomic<uint64_t> IndependentSyncWrites{0}, IndependentSyncReads{0};
   std::atomic<bool> WarnedAfterFinalize{false};
 
   std::mutex InitMu; ///< guards the one-time set-up below
@@ -82,6 +110,7 @@ struct MpiState {
   bool OwnsMpi = false;
   int ThreadLevel = MPI_THREAD_SINGLE;
   HintList ExtraHints; ///< IOPOLY_MPIIO_HINTS, parsed
+  std::string Fcoll;   ///< Open MPI's collective-write component, if chosen
   std::string Library; ///< MPI_Get_library_version, first line
 };
 MpiState &state() {
@@ -123,11 +152,21 @@ struct MpiCall {
   std::unique_lock<std::mutex> L;
 };
 
+/// Whether the hint list sets \p Key to "disable".
+bool disabled(const HintList &H, const char *Key) {
+  for (const auto &KV : H)
+    if (KV.first == Key)
+      return KV.second == "disable";
+  return false;
+}
+
 class MpiioFile final : public BackendFile {
 public:
-  MpiioFile(MPI_File F, std::string Path) : Fh(F), Path(std::move(Path)) {
+  MpiioFile(MPI_File F, std::string Path, MPI_Comm Comm, bool CbRead, bool CbWrite)
+      : Fh(F), Path(std::move(Path)), Comm(Comm), CbRead(CbRead), CbWrite(CbWrite) {
     std::lock_guard<std::mutex> G(state().RegMu);
-    state().Files.insert(this);
+    Seq = state().NextSeq++;
+    state().Files[Seq] = this;
   }
   ~MpiioFile() override { close(); }
 
@@ -170,12 +209,15 @@ public:
   int closeNow() {
     {
       std::lock_guard<std::mutex> L(state().RegMu);
-      state().Files.erase(this);
+      state().Files.erase(Seq);
     }
     if (Fh == MPI_FILE_NULL)
       return 0;
     int E = MPI_File_close(&Fh);
     Fh = MPI_FILE_NULL;
+    for (MPI_Datatype &T : Views)
+      MPI_Type_free(&T);
+    Views.clear();
     return E == MPI_SUCCESS ? 0 : -errnoOf(E);
   }
   /// The finalize hook's close: marks the file so that a later sync (the
@@ -187,7 +229,104 @@ public:
   bool direct() const override { return false; }
   const std::string &path() const { return Path; }
 
+  bool collective() const override { return Comm != MPI_COMM_SELF; }
+  int writeAll(const IoRun *Runs, size_t N, const char *Buf) override {
+    return moveAll(Runs, N, const_cast<char *>(Buf), /*Write=*/true);
+  }
+  int readAll(const IoRun *Runs, size_t N, char *Buf) override { return moveAll(Runs, N, Buf, /*Write=*/false); }
+  int syncAll() override {
+    MpiCall G;
+    if (!usable())
+      return -EBADF;
+    state().CollectiveSyncs++;
+    int E = MPI_File_sync(Fh);
+    return E == MPI_SUCCESS ? 0 : -errnoOf(E);
+  }
+
 private:
+  /// The sync-point transfer: every rank of the communicator calls it. The
+  /// runs become a file view (hindexed over bytes) and the packed buffer
+  /// moves in one collective call; a rank's share larger than 1 GiB goes in
+  /// several rounds, as many on every rank (MPI counts are ints).
+  int moveAll(const IoRun *Runs, size_t N, char *Buf, bool Write) {
+    MpiCall G;
+    if (!usable()) {
+      if (Write)
+        warnWriteAfterFinalize();
+      return -EBADF;
+    }
+    bool Coll = Write ? CbWrite : CbRead;
+    if (!Coll) {
+      // romio_cb_*=disable: independent calls, no view.
+      (Write ? state().IndependentSyncWrites : state().IndependentSyncReads)++;
+      for (size_t K = 0; K < N; ++K) {
+        MPI_Status St;
+        int E = Write ? MPI_File_write_at(Fh, static_cast<MPI_Offset>(Runs[K].Offset), Buf, static_cast<int>(Runs[K].Len),
+                                          MPI_BYTE, &St)
+                      : MPI_File_read_at(Fh, static_cast<MPI_Offset>(Runs[K].Offset), Buf, static_cast<int>(Runs[K].Len),
+                                         MPI_BYTE, &St);
+        if (E != MPI_SUCCESS)
+          return -errnoOf(E);
+        Buf += Runs[K].Len;
+      }
+      return 0;
+    }
+    const size_t Round = size_t(1) << 30;
+    // Split the runs into rounds of at most Round bytes (a run larger than
+    // a round, i.e. a stripe over 1 GiB, is a round of its own).
+    std::vector<size_t> Starts{0};
+    size_t Acc = 0;
+    for (size_t K = 0; K < N; ++K) {
+      if (Acc && Acc + Runs[K].Len > Round) {
+        Starts.push_back(K);
+        Acc = 0;
+      }
+      Acc += Runs[K].Len;
+    }
+    Starts.push_back(N);
+    long long Mine = static_cast<long long>(Starts.size() - 1), Rounds = 0;
+    if (N == 0)
+      Mine = 0;
+    MPI_Allreduce(&Mine, &Rounds, 1, MPI_LONG_LONG, MPI_MAX, Comm);
+    int Result = 0;
+    for (long long R = 0; R < std::max(Rounds, 1LL); ++R) {
+      size_t Lo = R < Mine ? Starts[R] : N, Hi = R < Mine ? Starts[R + 1] : N;
+      std::vector<int> Lens;
+      std::vector<MPI_Aint> Disps;
+      size_t Bytes = 0;
+      for (size_t K = Lo; K < Hi; ++K) {
+        Lens.push_back(static_cast<int>(Runs[K].Len));
+        Disps.push_back(static_cast<MPI_Aint>(Runs[K].Offset));
+        Bytes += Runs[K].Len;
+      }
+      // A rank with nothing to move takes part with the plain byte view
+      // (an empty filetype upsets ROMIO).
+      MPI_Datatype View = MPI_BYTE;
+      if (!Lens.empty()) {
+        MPI_Type_create_hindexed(static_cast<int>(Lens.size()), Lens.data(), Disps.data(), MPI_BYTE, &View);
+        MPI_Type_commit(&View);
+      }
+      int E = MPI_File_set_view(Fh, 0, MPI_BYTE, View, "native", MPI_INFO_NULL);
+      MPI_Status St;
+      if (E == MPI_SUCCESS)
+        E = Write ? MPI_File_write_all(Fh, Buf, static_cast<int>(Bytes), MPI_BYTE, &St)
+                  : MPI_File_read_all(Fh, Buf, static_cast<int>(Bytes), MPI_BYTE, &St);
+      int Reset = MPI_File_set_view(Fh, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL);
+      // Freed when the file is closed: MPI-IO libraries keep the flattened
+      // filetype past the view (ROMIO 3.2.1 frees it twice, and Open MPI's
+      // OMPIO lost bytes, when the type was freed right after the view).
+      if (View != MPI_BYTE)
+        Views.push_back(View);
+      if (E != MPI_SUCCESS && !Result)
+        Result = -errnoOf(E);
+      if (Reset != MPI_SUCCESS && !Result)
+        Result = -errnoOf(Reset);
+      Buf += Bytes;
+      (Write ? state().CollectiveWrites : state().CollectiveReads)++;
+    }
+    return Result;
+  }
+
   bool usable() const { return Fh != MPI_FILE_NULL && !state().Closing.load(); }
   /// A write after MPI_Finalize loses data: say why once. (Reads fail
   /// quietly: the caller gets the error, and queued prefetches that fail
@@ -220,6 +359,10 @@ private:
   }
   MPI_File Fh;
   std::string Path;
+  MPI_Comm Comm; ///< MPI_COMM_SELF, or the shared array's communicator
+  std::vector<MPI_Datatype> Views; ///< filetypes of past sync points
+  bool CbRead, CbWrite;
+  uint64_t Seq = 0;
   bool ClosedByFinalize = false;
 };
 
@@ -243,13 +386,13 @@ int onCommSelfDelete(MPI_Comm, int, void *, void *) {
   std::unique_lock<std::mutex> C(S.CallMu, std::defer_lock);
   if (S.Serialize)
     C.lock();
-  std::set<MpiioFile *> Files;
+  std::map<uint64_t, MpiioFile *> Files;
   {
     std::lock_guard<std::mutex> L(S.RegMu);
     Files = S.Files;
   }
-  for (MpiioFile *F : Files)
-    if (int E = F->closeForFinalize())
+  for (const auto &KV : Files)
+    if (MpiioFile *F = KV.second; int E = F->closeForFinalize())
       std::fprintf(stderr, "iopoly: error: at MPI_Finalize, closing '%s' failed: %s\n", F->path().c_str(),
                    std::strerror(-E));
   S.Finalized = true;
@@ -260,7 +403,7 @@ void finalizeOwnedMpi() {
   int Done = 0;
   MPI_Finalized(&Done);
   if (!Done)
-    MPI_Finalize();
+    PMPI_Finalize();
 }
 
 const char *levelName(int L) {
@@ -319,6 +462,8 @@ public:
 
   Status open(const std::string &Path, OpenMode M, const FileHints &H,
               std::unique_ptr<BackendFile> &Out) override {
+    if (Status E = startMpi())
+      return Status::error(format("cannot open '%s' with the MPI-IO backend: %s", Path.c_str(), E.message().c_str()));
     MpiCall G;
     if (state().Closing.load())
       return Status::error(format("cannot open '%s' with the MPI-IO backend: the program has called MPI_Finalize",
@@ -331,21 +476,28 @@ public:
     for (const auto &KV : effectiveHints(H.StripeSize, static_cast<long>(H.DiskIndex)))
       MPI_Info_set(Info, KV.first.c_str(), KV.second.c_str());
     MPI_File Fh = MPI_FILE_NULL;
-    int E = MPI_File_open(MPI_COMM_SELF, Path.c_str(), Amode, Info, &Fh);
+    MPI_Comm Comm = H.Comm ? *static_cast<const MPI_Comm *>(H.Comm) : MPI_COMM_SELF;
+    int E = MPI_File_open(Comm, Path.c_str(), Amode, Info, &Fh);
     MPI_Info_free(&Info);
     if (E != MPI_SUCCESS)
       return Status::error(format("cannot open '%s' with MPI_File_open: %s", Path.c_str(), mpiMessage(E).c_str()));
     // Report I/O errors as return codes, not aborts.
     MPI_File_set_errhandler(Fh, MPI_ERRORS_RETURN);
+    HintList Used = effectiveHints(H.StripeSize, static_cast<long>(H.DiskIndex));
     {
       std::lock_guard<std::mutex> L(state().RegMu);
+      bool Shared = Comm != MPI_COMM_SELF;
+      std::string &P = Shared ? state().SharedHintsInEffectPath : state().HintsInEffectPath;
       // Not a file being created: it is renamed once complete (ArrayFiles.cpp).
-      if (state().HintsInEffectPath.empty() && M != OpenMode::CreateExclusive) {
-        state().HintsInEffect = hintsOf(Fh);
-        state().HintsInEffectPath = Path;
+      if (P.empty() && M != OpenMode::CreateExclusive) {
+        (Shared ? state().SharedHintsInEffect : state().HintsInEffect) = hintsOf(Fh);
+        P = Path;
       }
+      if (Shared)
+        state().SharedFiles++;
     }
-    Out = std::make_unique<MpiioFile>(Fh, Path);
+    Out = std::make_unique<MpiioFile>(Fh, Path, Comm, !disabled(Used, "romio_cb_read"),
+                                      !disabled(Used, "romio_cb_write"));
     return {};
   }
 
@@ -371,6 +523,8 @@ public:
     W.key("mpi_initialized_by_iopoly").value(S.OwnsMpi);
     W.key("mpi_finalized_by_program").value(S.Finalized.load() && !S.OwnsMpi);
     W.key("background_io").value(allowsBackgroundIO());
+    if (!S.Fcoll.empty())
+      W.key("ompio_fcoll").value(S.Fcoll);
     W.key("hints").beginObject();
     for (const auto &KV : effectiveHints(C.StripeSize, -1))
       W.key(KV.first).value(KV.second);
@@ -381,11 +535,26 @@ public:
     for (const auto &KV : S.HintsInEffect)
       W.key(KV.first).value(KV.second);
     W.endObject();
+    // Files of shared arrays: the hints the collective calls run with.
+    W.key("shared_files").value(static_cast<unsigned long long>(S.SharedFiles.load()));
+    W.key("shared_hints_in_effect_file").value(S.SharedHintsInEffectPath);
+    W.key("shared_hints_in_effect").beginObject();
+    for (const auto &KV : S.SharedHintsInEffect)
+      W.key(KV.first).value(KV.second);
+    W.endObject();
+    W.key("collective_writes").value(static_cast<unsigned long long>(S.CollectiveWrites.load()));
+    W.key("collective_reads").value(static_cast<unsigned long long>(S.CollectiveReads.load()));
+    W.key("collective_syncs").value(static_cast<unsigned long long>(S.CollectiveSyncs.load()));
+    W.key("independent_sync_writes").value(static_cast<unsigned long long>(S.IndependentSyncWrites.load()));
+    W.key("independent_sync_reads").value(static_cast<unsigned long long>(S.IndependentSyncReads.load()));
     W.endObject();
     return W.str();
   }
 
-  bool allowsBackgroundIO() const override { return state().ThreadLevel == MPI_THREAD_MULTIPLE; }
+  /// Asked before every background job: MPI may start after the runtime.
+  bool allowsBackgroundIO() const override {
+    return state().Initialized && state().ThreadLevel == MPI_THREAD_MULTIPLE;
+  }
 
 private:
   Config C;
@@ -460,38 +629,15 @@ Status parseHints(const char *Text, HintList &Out) {
   return {};
 }
 
-/// One-time set-up: hints, MPI initialization, the finalize hook.
+/// Loading the module: the hints and the library's name only. MPI is not
+/// touched (the program may call MPI_Init later).
 Status setUp() {
   MpiState &S = state();
   std::lock_guard<std::mutex> L(S.InitMu);
-  if (S.Initialized) {
-    int Fin = 0;
-    MPI_Finalized(&Fin);
-    if (Fin || S.Finalized.load())
-      return Status::error("MPI has already been finalized");
-    return {};
-  }
   HintList Hints;
   if (const char *H = std::getenv("IOPOLY_MPIIO_HINTS"))
     if (Status E = parseHints(H, Hints))
       return E;
-  int Init = 0, Fin = 0;
-  MPI_Initialized(&Init);
-  MPI_Finalized(&Fin);
-  if (Fin)
-    return Status::error("MPI has already been finalized (the program called MPI_Finalize before its first use of "
-                         "iopoly)");
-  if (!Init) {
-    int Provided = MPI_THREAD_SINGLE;
-    if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &Provided) != MPI_SUCCESS)
-      return Status::error("MPI_Init_thread failed");
-    S.OwnsMpi = true;
-    S.ThreadLevel = Provided;
-    std::atexit(finalizeOwnedMpi);
-  } else {
-    MPI_Query_thread(&S.ThreadLevel);
-  }
-  S.Serialize = S.ThreadLevel < MPI_THREAD_MULTIPLE;
   S.ExtraHints = std::move(Hints);
   char Lib[MPI_MAX_LIBRARY_VERSION_STRING] = {0};
   int Len = 0;
@@ -501,6 +647,63 @@ Status setUp() {
     if (!S.Library.empty() && S.Library.back() == ',')
       S.Library.pop_back();
   }
+  return {};
+}
+
+/// Open MPI 4.1's OMPIO collective-write component "vulcan" (its default)
+/// was seen to lose bytes of the interleaved, many-run file views of sync
+/// points with small cb_buffer_size/cb_nodes (test/mpi, shared_np4_mpiio).
+/// Unless the user chose one (OMPI_MCA_fcoll), select dynamic_gen2 through
+/// MPI_T before the first file is opened (the framework opens then; every
+/// rank does the same here). Returns what was done, for the statistics.
+std::string avoidVulcan() {
+  if (std::getenv("OMPI_MCA_fcoll"))
+    return std::string("OMPI_MCA_fcoll=") + std::getenv("OMPI_MCA_fcoll");
+  int Provided = 0, Index = -1, Count = 0;
+  if (MPI_T_init_thread(MPI_THREAD_SINGLE, &Provided) != MPI_SUCCESS)
+    return "";
+  std::string Out;
+  MPI_T_cvar_handle H;
+  if (MPI_T_cvar_get_index("fcoll", &Index) == MPI_SUCCESS &&
+      MPI_T_cvar_handle_alloc(Index, nullptr, &H, &Count) == MPI_SUCCESS) {
+    char Value[] = "dynamic_gen2";
+    if (MPI_T_cvar_write(H, Value) == MPI_SUCCESS)
+      Out = "dynamic_gen2 (set by iopoly: OMPIO's vulcan loses bytes of interleaved collective writes)";
+    MPI_T_cvar_handle_free(&H);
+  }
+  MPI_T_finalize();
+  return Out;
+}
+
+/// Before the first file is opened: MPI itself (initialized here if the
+/// program has not done it), its thread level, the finalize hook.
+Status startMpi() {
+  MpiState &S = state();
+  std::lock_guard<std::mutex> L(S.InitMu);
+  int Init = 0, Fin = 0;
+  MPI_Initialized(&Init);
+  MPI_Finalized(&Fin);
+  if (S.Initialized) {
+    if (Fin || S.Finalized.load())
+      return Status::error("the program has called MPI_Finalize");
+    return {};
+  }
+  if (Fin)
+    return Status::error("MPI has already been finalized (the program called MPI_Finalize before its first use of "
+                         "iopoly)");
+  if (!Init) {
+    int Provided = MPI_THREAD_SINGLE;
+    // PMPI: a wrapper of MPI_Init_thread (libiopoly_mpi's) is for the program's call.
+    if (PMPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &Provided) != MPI_SUCCESS)
+      return Status::error("MPI_Init_thread failed");
+    S.OwnsMpi = true;
+    S.ThreadLevel = Provided;
+    std::atexit(finalizeOwnedMpi);
+  } else {
+    MPI_Query_thread(&S.ThreadLevel);
+  }
+  S.Serialize = S.ThreadLevel < MPI_THREAD_MULTIPLE;
+  S.Fcoll = avoidVulcan();
   int Key = MPI_KEYVAL_INVALID;
   int E = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, onCommSelfDelete, &Key, nullptr);
   if (E == MPI_SUCCESS)

@@ -1,0 +1,193 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""Runs the mapping benchmark: every kernel of bench/mapping/kernels in the
+mappings block, intra, cache and cache+local, on paper 2's hierarchy at
+8/4/2 nodes for real (cache servers spawned by MPI_Init, every rank's
+statistics) and at 64/32/16 nodes simulated (64 ranks' traces replayed by
+iopoly-cachesim in its clock order). Every run's checksum must be the serial
+program's; every real run is also replayed by the simulator in the servers'
+order, which must agree with it level by level."""
+
+import argparse
+import json
+import os
+import statistics
+import sys
+
+from . import common
+from . import report
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+KERNELS = ["fig6", "mirror", "shift", "stencil", "matvec", "pairs", "jacobi1d"]
+MAPPINGS = {
+    "block": ["-fplugin-arg-iopoly-mapping=block"],
+    "intra": ["-fplugin-arg-iopoly-mapping=intra"],
+    "cache": ["-fplugin-arg-iopoly-mapping=cache", "-fplugin-arg-iopoly-map-local=off"],
+    "cache+local": ["-fplugin-arg-iopoly-mapping=cache", "-fplugin-arg-iopoly-map-local=on"],
+}
+BLOCK = 4096  # stripe = data chunk = cache block
+CONFIGS = {
+    # (w, x, y) of paper 2, disks, data scale of the kernels, servers for real
+    "real": {"clients": 8, "io": 4, "storage": 2, "disks": 8, "scale": 2, "real": True},
+    "sim": {"clients": 64, "io": 32, "storage": 16, "disks": 16, "scale": 4, "real": False},
+}
+
+
+class Bench:
+    def __init__(self, args):
+        self.args = args
+        self.build = os.path.abspath(args.build)
+        self.work = os.path.abspath(args.work)
+        self.mpicc = os.path.join(self.build, "bin", "iopoly-mpicc")
+        self.cachesim = os.path.join(self.build, "bin", "iopoly-cachesim")
+        os.makedirs(self.work, exist_ok=True)
+
+    def env(self, cfg, data, extra=None):
+        e = {"IOPOLY_DIR": data, "IOPOLY_DISKS": str(cfg["disks"]), "IOPOLY_STRIPE": str(BLOCK),
+             "IOPOLY_DISK_MODEL": "hdd", "IOPOLY_BACKEND": "posix", "OMPI_MCA_btl": "self,vader,tcp",
+             "OMPI_MCA_btl_tcp_if_include": "lo"}
+        e.update(extra or {})
+        return e
+
+    def compile(self, kernel, mapping, cfg):
+        out = os.path.join(self.work, "bin", "%s.%s.s%d" % (kernel, mapping.replace("+", "_"), cfg["scale"]))
+        if os.path.exists(out):
+            return out
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        src = os.path.join(HERE, "kernels", kernel + ".c")
+        if mapping == "serial":
+            flags = ["-fplugin-arg-iopoly-mode=off"]
+        else:
+            flags = ["-fplugin-arg-iopoly-mpi=on", "-fplugin-arg-iopoly-stripe=%d" % BLOCK,
+                     "-fplugin-arg-iopoly-disks=%d" % cfg["disks"]] + MAPPINGS[mapping]
+        common.run([self.mpicc, "-O2", "-DSCALE=%d" % cfg["scale"]] + flags + [src, "-o", out])
+        return out
+
+    def serial_checksum(self, kernel, cfg):
+        out, _ = common.run([self.compile(kernel, "serial", cfg)])
+        return out.split()[-1]
+
+    def data_bytes(self, kernel, cfg):
+        """The stripes the kernel touches, measured on one rank."""
+        d = os.path.join(self.work, "probe")
+        common.fresh_dir(d)
+        stats = os.path.join(d, "stats.json")
+        common.run(common.launcher(1) + [self.compile(kernel, "block", cfg)],
+                   env=self.env(cfg, os.path.join(d, "data"), {"IOPOLY_STATS": stats, "IOPOLY_BUFFER": "1M",
+                                                                "IOPOLY_DISK_MODEL": "none"}))
+        with open(stats) as f:
+            return json.load(f)["distinct_stripes"] * BLOCK
+
+    def cache_bytes(self, data, cfg):
+        """Equal caches per node, as paper 2's Table 1: here half of a client's
+        share of the data (at least 16 stripes: a rank's compiled code keeps
+        a dozen attached)."""
+        c = max(16 * BLOCK, data // (2 * cfg["clients"]))
+        return (c + BLOCK - 1) // BLOCK * BLOCK
+
+    def one(self, kernel, mapping, name, cfg, expect):
+        """One run; returns its measurements."""
+        d = os.path.join(self.work, name, kernel, mapping.replace("+", "_"))
+        common.fresh_dir(d)
+        topo = os.path.join(d, "topo.json")
+        data = self.data[(name, kernel)]
+        cache = self.cache_bytes(data, cfg)
+        common.uniform_topology(topo, cfg["clients"], cfg["io"], cfg["storage"], cfg["disks"], cache, BLOCK)
+        traces = [os.path.join(d, "t.%d" % r) for r in range(cfg["clients"])]
+        env = self.env(cfg, os.path.join(d, "data"), {
+            "IOPOLY_TOPOLOGY": topo, "IOPOLY_BUFFER": str(cache), "IOPOLY_TRACE": os.path.join(d, "t.%r"),
+            "IOPOLY_STATS": os.path.join(d, "s.%r.json"), "IOPOLY_CACHE_SERVERS": "1" if cfg["real"] else "0"})
+        out, _ = common.run(common.launcher(cfg["clients"]) + [self.compile(kernel, mapping, cfg)], env=env,
+                            timeout=1200)
+        sums = {line.split()[-1] for line in out.splitlines() if "checksum" in line}
+        if sums != {expect}:
+            raise RuntimeError("%s %s %s: checksums %s, the serial program's is %s" % (name, kernel, mapping, sums,
+                                                                                         expect))
+        order = "--order=recorded" if cfg["real"] else "--order=clock"
+        sim_out, _ = common.run([self.cachesim, order, "--per-rank"] + (["--check"] if cfg["real"] else []) + [topo] +
+                                traces, timeout=1200)
+        sim = json.loads(sim_out)
+        r = {"kernel": kernel, "mapping": mapping, "config": name, "cache_bytes": cache, "data_bytes": data,
+             "compulsory": sim["compulsory"], "level_mismatches": sim["level_mismatches"]}
+        if cfg["real"]:
+            # The real run's own counters (the simulator agreed with them).
+            agg = {"L1": [0, 0], "L2": [0, 0], "L3": [0, 0]}
+            lat = []
+            for rank in range(cfg["clients"]):
+                with open(os.path.join(d, "s.%d.json" % rank)) as f:
+                    h = json.load(f)["hierarchy"]
+                agg["L1"][0] += h["L1"]["accesses"]
+                agg["L1"][1] += h["L1"]["misses"]
+                for lv in ("L2", "L3"):
+                    agg[lv][0] += h["below"][lv]["reads"]
+                    agg[lv][1] += h["below"][lv]["misses"]
+                lat.append(h["below"]["modeled_io_seconds"])
+            r["io_latency_mean_s"] = statistics.mean(lat)
+            r["io_latency_max_s"] = max(lat)
+        else:
+            agg = {"L1": [sim["L1"]["accesses"], sim["L1"]["misses"]]}
+            for lv in ("L2", "L3"):
+                agg[lv] = [sim[lv]["reads"], sim[lv]["misses"]]
+            r["io_latency_mean_s"] = sim["io_latency_mean_s"]
+            r["io_latency_max_s"] = sim["io_latency_max_s"]
+        for lv, (acc, miss) in agg.items():
+            r[lv] = {"accesses": acc, "misses": miss, "miss_rate": miss / acc if acc else 0.0}
+        return r
+
+    def main(self):
+        args = self.args
+        runs = []
+        self.data = {}
+        kernels = args.kernels.split(",") if args.kernels else KERNELS
+        configs = args.configs.split(",")
+        total = len(kernels) * len(configs) * len(MAPPINGS)
+        done = 0
+        t = common.Timer()
+        for name in configs:
+            cfg = CONFIGS[name]
+            for kernel in kernels:
+                expect = self.serial_checksum(kernel, cfg)
+                self.data[(name, kernel)] = self.data_bytes(kernel, cfg)
+                for mapping in MAPPINGS:
+                    done += 1
+                    common.say("[%d/%d, %s] %s %s %s" % (done, total, t, name, kernel, mapping))
+                    runs.append(self.one(kernel, mapping, name, cfg, expect))
+        return runs
+
+
+def parse(argv):
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--build", default=os.path.join(ROOT, "build"), help="the build tree (bin/iopoly-mpicc)")
+    p.add_argument("--work", default=os.path.join(ROOT, "build", "bench-mapping"), help="scratch directory")
+    p.add_argument("--out", default=os.path.join(ROOT, "bench", "results"), help="where the report goes")
+    p.add_argument("--kernels", default="", help="comma list (default: all)")
+    p.add_argument("--configs", default="real,sim", help="real (8/4/2, servers) and/or sim (64/32/16)")
+    p.add_argument("--quick", action="store_true", help="three kernels, for a smoke run")
+    p.add_argument("--report-only", action="store_true", help="re-render the report from raw/mapping.json")
+    return p.parse_args(argv)
+
+
+def main(argv=None):
+    args = parse(sys.argv[1:] if argv is None else argv)
+    raw = os.path.join(args.out, "raw", "mapping.json")
+    if args.quick and not args.kernels:
+        args.kernels = "fig6,mirror,pairs"
+    if args.report_only:
+        with open(raw) as f:
+            result = json.load(f)
+    else:
+        runs = Bench(args).main()
+        result = {"command": "scripts/bench-mapping.sh" + (" --quick" if args.quick else "") +
+                  (" --kernels " + args.kernels if args.kernels and not args.quick else "") +
+                  (" --configs " + args.configs if args.configs != "real,sim" else ""),
+                  "block_bytes": BLOCK, "configs": CONFIGS, "runs": runs}
+        os.makedirs(os.path.dirname(raw), exist_ok=True)
+        with open(raw, "w") as f:
+            json.dump(result, f, indent=1)
+    report.write(result, args.out)
+    common.say("report: %s" % os.path.join(args.out, "mapping.md"))
+
+
+if __name__ == "__main__":
+    main()

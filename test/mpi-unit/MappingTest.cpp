@@ -1,0 +1,146 @@
+//===- MappingTest.cpp - Paper 2's mapping on its Figs. 6-9 and 17 --------===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Fig. 6: A[i] = A[x] + A[i+4d] + A[i+2d], x = i % d, for i < 8d, A of 12
+// data chunks of d elements. Iteration chunk c (i in [c·d, (c+1)·d), the
+// paper's gamma_{c+1}) has the tag {0, c, c+2, c+4}. Fig. 7: four clients,
+// two I/O nodes, one storage node. By hand (the graph of Fig. 8): chunks
+// two apart share three data chunks, four apart two, any two share chunk 0;
+// clustering for the two I/O nodes merges the even chunks (and, through
+// chunk 0, would swallow the odd ones: load balancing then evicts the odd
+// chunks back, most similar first), so one I/O node gets the even chunks
+// and the other the odd ones; under each, the clients get {c, c+2} pairs:
+// {0,2} {4,6} and {1,3} {5,7} (Fig. 9). Local scheduling (Fig. 15) starts
+// each I/O node's first client with its chunk of fewest data chunks: the
+// schedule of Fig. 17 (gamma2,gamma4 | gamma6,gamma8 | gamma1,gamma3 |
+// gamma5,gamma7), up to which I/O node is numbered first.
+//
+//===----------------------------------------------------------------------===//
+#include "mpi/Mapping.h"
+#include "mpi/Topology.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+using namespace iopoly;
+
+namespace {
+
+constexpr int64_t D = 100; // iterations per chunk
+
+std::vector<IterChunk> fig6() {
+  std::vector<IterChunk> Ch(8);
+  for (uint32_t C = 0; C < 8; ++C) {
+    std::set<uint32_t> Tag{0, C, C + 2, C + 4};
+    Ch[C].Tag.assign(Tag.begin(), Tag.end());
+    Ch[C].Pieces = {{C * D, (C + 1) * D}};
+  }
+  return Ch;
+}
+
+MapTree fig7() {
+  Topology T;
+  EXPECT_EQ("", parseTopology(R"({"uniform": {"clients": 4, "io_nodes": 2, "storage_nodes": 1,
+                                  "io_cache": "1M", "storage_cache": "1M"}})",
+                              T));
+  return MapTree::fromTopology(T);
+}
+
+} // namespace
+
+TEST(Mapping, Fig9ClustersAndFig17Schedule) {
+  MapOptions O;
+  MapReport R;
+  auto Per = clusterChunks(fig6(), fig7(), O, &R);
+  ASSERT_EQ(4u, Per.size());
+  using V = std::vector<size_t>;
+  // Clients 0,1 are under I/O node 0, clients 2,3 under I/O node 1.
+  std::set<V> Io0{Per[0], Per[1]}, Io1{Per[2], Per[3]};
+  std::set<V> Even{V{0, 2}, V{4, 6}}, Odd{V{1, 3}, V{5, 7}};
+  EXPECT_TRUE((Io0 == Even && Io1 == Odd) || (Io0 == Odd && Io1 == Even))
+      << "clients: {" << Per[0][0] << "," << Per[0][1] << "} {" << Per[1][0] << "," << Per[1][1] << "} {" << Per[2][0]
+      << "," << Per[2][1] << "} {" << Per[3][0] << "," << Per[3][1] << "}";
+  // Fig. 17 orders: the first client of each I/O node starts with its chunk
+  // of fewest data chunks.
+  for (const V &C : Per)
+    EXPECT_LT(C[0], C[1]);
+  EXPECT_GE(R.Moves, 1u) << "the I/O-level clustering is unbalanced and must be corrected by eviction";
+}
+
+TEST(Mapping, TablesCoverEveryIterationOnce) {
+  std::vector<IterChunk> Ch = fig6();
+  for (MapKind K : {MapKind::Block, MapKind::Cyclic, MapKind::Intra, MapKind::Cache}) {
+    MapOptions O;
+    O.Kind = K;
+    MapReport R;
+    auto Per = mapIterations(Ch, 8 * D, fig7(), O, &R);
+    std::vector<int> Seen(8 * D, 0);
+    for (const auto &Ps : Per)
+      for (const Piece &P : Ps)
+        for (int64_t I = P.first; I < P.second; ++I)
+          Seen[static_cast<size_t>(I)]++;
+    EXPECT_TRUE(std::all_of(Seen.begin(), Seen.end(), [](int N) { return N == 1; })) << static_cast<int>(K);
+    EXPECT_LE(R.Imbalance, 0.10 + 1e-9) << static_cast<int>(K);
+  }
+}
+
+TEST(Mapping, CacheMappingShrinksTheSharedCachesFootprint) {
+  // By hand: block gives the clients {0..5} {0,2..7} | {0,4..9} {0,6..11}:
+  // 27 data chunks at L1, 8 + 9 = 17 at L2, 12 at L3. The cache mapping:
+  // {0,2,4,6} {0,4,6,8,10} | {0,1,3,5,7} {0,5,7,9,11}: 19, 6 + 7 = 13, 12.
+  MapOptions Block, Cache;
+  Block.Kind = MapKind::Block;
+  MapReport RB, RC;
+  mapIterations(fig6(), 8 * D, fig7(), Block, &RB);
+  mapIterations(fig6(), 8 * D, fig7(), Cache, &RC);
+  EXPECT_EQ(27u, RB.FootprintL1);
+  EXPECT_EQ(17u, RB.FootprintL2);
+  EXPECT_EQ(12u, RB.FootprintL3);
+  EXPECT_EQ(19u, RC.FootprintL1);
+  EXPECT_EQ(13u, RC.FootprintL2);
+  EXPECT_EQ(12u, RC.FootprintL3);
+}
+
+TEST(Mapping, BalanceSplitsAChunkWhenNoneFits) {
+  // Two chunks of 900 and 100 iterations for two clients of one I/O node:
+  // no whole chunk can move; a split must give each about 500.
+  std::vector<IterChunk> Ch(2);
+  Ch[0] = {{1, 2}, {{0, 900}}};
+  Ch[1] = {{3}, {{900, 1000}}};
+  MapOptions O;
+  MapReport R;
+  auto Per = mapIterations(Ch, 1000, MapTree::flat(2), O, &R);
+  EXPECT_GE(R.Splits, 1u);
+  EXPECT_LE(R.Imbalance, 0.10 + 1e-9);
+}
+
+TEST(Mapping, SignatureNamesTreeAndRanks) {
+  EXPECT_EQ("(([0][1][2][3]))", MapTree::flat(4).signature());
+  EXPECT_EQ("(([0][1])([2][3]))", fig7().signature());
+}
+
+TEST(Mapping, CoarsenMergesNeighboursAndUnitesTags) {
+  auto C = coarsen(fig6(), 3);
+  ASSERT_LE(C.size(), 3u);
+  int64_t N = 0;
+  for (const IterChunk &I : C)
+    N += I.size();
+  EXPECT_EQ(8 * D, N);
+}
+
+TEST(Mapping, DisjointChunksAreBalancedWithinBThres) {
+  // 32 chunks of 16 iterations, each with its own data chunk.
+  std::vector<IterChunk> Ch(32);
+  for (uint32_t C = 0; C < 32; ++C)
+    Ch[C] = {{C}, {{16 * C, 16 * C + 16}}};
+  for (bool Local : {false, true}) {
+    MapOptions O;
+    O.Local = Local;
+    MapReport R;
+    mapIterations(Ch, 512, fig7(), O, &R);
+    EXPECT_LE(R.Imbalance, 0.10 + 1e-9) << "local " << Local;
+  }
+}

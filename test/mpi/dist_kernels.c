@@ -1,0 +1,76 @@
+/*===- dist_kernels.c - Loops distributed over the ranks, serial results --===*
+ *
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+ *
+ * Built with iopoly-mpicc -fplugin-arg-iopoly-mpi=on (and a mapping): the
+ * parallel loops below run on every rank with each rank's share of the
+ * iterations, the disk-resident globals are shared, and each loop ends with
+ * a sync point. Every rank then prints a checksum of all arrays, which must
+ * be the serial (mode=off, one process) program's. The program is the serial
+ * code: it calls MPI_Init and MPI_Finalize only. Loops: an initialization,
+ * a row stencil, paper 2's Fig. 6 (iteration chunks of chunk-sized rows),
+ * a time loop whose inner loops are distributed, a loop picked by
+ * '#pragma iopoly distribute', and a reduction that stays serial.
+ *===----------------------------------------------------------------------===*/
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define N 192
+#define D 512
+double A[N][N], B[N][N], F[12 * D], G[8 * D], U[N * N], V[N * N];
+#pragma iopoly disk_resident(A, B, F, G, U, V)
+
+static uint64_t h = 1469598103934665603ULL;
+static void mix(double x) {
+  union { double d; uint64_t u; } c = {x};
+  h = (h ^ c.u) * 1099511628211ULL;
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  for (int i = 0; i < N; ++i)
+    for (int j = 0; j < N; ++j)
+      A[i][j] = i * 0.5 + j * 0.125;
+  for (int i = 0; i < 12 * D; ++i)
+    F[i] = (i % 97) * 0.25;
+  for (int i = 0; i < N * N; ++i)
+    V[i] = (i % 31) * 1.5;
+  for (int i = 1; i < N - 1; ++i)
+    for (int j = 0; j < N; ++j)
+      B[i][j] = A[i - 1][j] + A[i + 1][j] + 2.0 * A[i][j];
+  for (int c = 0; c < 8; ++c)
+    for (int x = 0; x < D; ++x) {
+      int i = c * D + x;
+      G[i] = F[i] + F[x] + F[i + 4 * D] + F[i + 2 * D];
+    }
+  for (int t = 0; t < 3; ++t) {
+    for (int i = 1; i < N * N - 1; ++i)
+      U[i] = 0.5 * (V[i - 1] + V[i + 1]);
+    for (int i = 1; i < N * N - 1; ++i)
+      V[i] = U[i] + 0.25;
+  }
+  for (int k = 0; k < 3; ++k)
+#pragma iopoly distribute
+    for (int i = 0; i < N; ++i)
+      for (int j = 0; j < N; ++j)
+        A[i][j] = B[i][j] * 0.5 + A[i][j] * k;
+  double s = 0;
+  for (int i = 1; i < N; ++i)
+    s += A[i][i] - A[i - 1][i];
+  for (int i = 0; i < N; ++i)
+    for (int j = 0; j < N; ++j) {
+      mix(A[i][j]);
+      mix(B[i][j]);
+    }
+  for (int i = 0; i < 8 * D; ++i)
+    mix(G[i]);
+  for (int i = 0; i < N * N; ++i)
+    mix(U[i] + V[i]);
+  mix(s);
+  printf("rank %d: checksum %016llx\n", rank, (unsigned long long)h);
+  MPI_Finalize();
+  return 0;
+}
