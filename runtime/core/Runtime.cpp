@@ -192,6 +192,10 @@ Status Runtime::flush(iopoly_array *A) {
       continue;
     if (O->Pending || !O->Writable)
       continue;
+    // A shared array's sync is collective: every rank makes it, whatever
+    // happened here (it is never journaled, so nothing is marked clean).
+    if (!First.ok() && !O->shared())
+      continue;
     if (Status S = commitArray(*O, Retry))
       if (First.ok())
         First = S;

@@ -28,6 +28,7 @@ export IOPOLY_DISKS=4
 export IOPOLY_STRIPE=4K
 export IOPOLY_BUFFER=64K # 16 frames
 export IOPOLY_DISK_MODEL=none
+export IOPOLY_THRASH=0 # buffers are small on purpose; the warning itself is tested in e2e
 unset IOPOLY_STATS IOPOLY_TRACE IOPOLY_MPIIO_HINTS IOPOLY_MPIIO_MODULE IOPOLY_PREFETCH
 
 # Launcher flags: Open MPI refuses root without --allow-run-as-root, and
