@@ -42,7 +42,7 @@ void ViewMap::map(uint64_t Pos, uint64_t N, std::vector<Piece> &Out) const {
     Out.push_back({F, L, S});
   };
   if (Contig) {
-    Emit(Disp + Pos, N, Pos);
+    Emit(Disp + Pos, N, 0);
     return;
   }
   uint64_t Tile = Pos / Size, Q = Pos % Size;
@@ -52,7 +52,7 @@ void ViewMap::map(uint64_t Pos, uint64_t N, std::vector<Piece> &Out) const {
     const TypeRun &R = Runs[I];
     uint64_t Within = Q - Start[I];
     uint64_t Take = std::min(R.Len - Within, N - Done);
-    Emit(Disp + Tile * Extent + static_cast<uint64_t>(R.Disp) + Within, Take, Pos + Done);
+    Emit(Disp + Tile * Extent + static_cast<uint64_t>(R.Disp) + Within, Take, Done);
     Done += Take;
     Q += Take;
     if (++I == Runs.size()) {

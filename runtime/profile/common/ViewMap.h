@@ -24,8 +24,8 @@ struct TypeRun {
   uint64_t Len = 0;
 };
 
-/// A piece of an access: Len file bytes at FileOff hold stream bytes
-/// [StreamPos, StreamPos + Len).
+/// A piece of an access: Len file bytes at FileOff hold bytes
+/// [StreamPos, StreamPos + Len) of the access's data (0 = its first byte).
 struct Piece {
   uint64_t FileOff = 0, Len = 0, StreamPos = 0;
 };
@@ -38,7 +38,8 @@ public:
   /// of filetypes); adjacent runs are merged here.
   ViewMap(uint64_t Disp, uint64_t EtypeSize, std::vector<TypeRun> Runs, uint64_t Extent);
 
-  /// Appends the file pieces of stream bytes [Pos, Pos + N) to \p Out,
+  /// Appends the file pieces of stream bytes [Pos, Pos + N) to \p Out
+  /// (StreamPos counted from Pos),
   /// merging pieces that are adjacent in the file and in the stream.
   void map(uint64_t Pos, uint64_t N, std::vector<Piece> &Out) const;
   /// File offset of stream byte \p Pos (MPI_File_get_byte_offset).

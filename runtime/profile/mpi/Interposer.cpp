@@ -211,6 +211,7 @@ void finalizeLayers() {
     uint32_t Call = Rt.nextCall();
     uint64_t T0 = Rt.now();
     Rt.L->closing(*F);
+    Rt.L->closed(*F);
     Rt.logEvent(F->LogId, EventKind::Close, AfCollective, 1, 0, 0, T0, Rt.now(), Call);
     F->Win.free();
   }
