@@ -86,7 +86,7 @@ void collectAccesses(const std::vector<Run> &Runs, std::map<std::string, FilePro
         continue;
       // Program order: nonblocking accesses are logged when they complete,
       // so order by call number, keeping the pieces of one call in order.
-      std::stable_sort(RA.List.begin(), RA.List.end(), [](const Access &A, const Access &B) {
+      std::sort(RA.List.begin(), RA.List.end(), [](const Access &A, const Access &B) { // Seq is unique per rank
         if (A.Rank != B.Rank)
           return A.Rank < B.Rank;
         return A.Call != B.Call ? A.Call < B.Call : A.Seq < B.Seq;

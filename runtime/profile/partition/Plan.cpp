@@ -304,7 +304,7 @@ Error writePlan(const Plan &P, const std::string &Path) {
   }
   json Root = {{"format", "iopoly-partition-plan"}, {"version", kPlanVersion}, {"scaling", P.Scaling},
                {"profiles", Profiles}, {"files", Files}};
-  Root["report"] = reportJson(P);
+  Root["report"] = json::parse(reportJson(P));
   std::string Tmp = Path + ".tmp";
   {
     std::ofstream Out(Tmp);

@@ -24,6 +24,7 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <tuple>
 #include <unistd.h>
 
 using namespace iopoly::prof;
@@ -80,6 +81,7 @@ int cmdShow(const std::vector<Section> &Secs) {
       uint32_t Call;
       uint64_t Start;
       std::string Text;
+      size_t Index;
     };
     std::vector<Row> Rows;
     for (const AccessRecord &A : S.Accesses)
@@ -90,15 +92,18 @@ int cmdShow(const std::vector<Section> &Secs) {
                            A.Target ? (std::string(targetName(static_cast<Target>(A.Target))) +
                                        (A.Target >= 2 ? strf(" %u", A.Peer) : ""))
                                           .c_str()
-                                    : "")});
+                                    : ""), 0});
     for (const EventRecord &E : S.Events)
       Rows.push_back({E.Call, E.Start,
                       strf("%10.6f %10.6f call %-6u %-5s %s%s args %" PRIu64 " %" PRIu64 " %" PRIu64 " [%s]",
                            secs(E.Start), secs(E.End), E.Call, eventName(static_cast<EventKind>(E.Event)),
                            E.File == kNoFile ? "" : "file ", E.File == kNoFile ? "" : std::to_string(E.File).c_str(),
-                           E.Arg0, E.Arg1, E.Arg2, flagsText(E.Flags).c_str())});
-    std::stable_sort(Rows.begin(), Rows.end(),
-                     [](const Row &A, const Row &B) { return A.Call != B.Call ? A.Call < B.Call : A.Start < B.Start; });
+                           E.Arg0, E.Arg1, E.Arg2, flagsText(E.Flags).c_str()), 0});
+    for (size_t I = 0; I < Rows.size(); ++I)
+      Rows[I].Index = I;
+    std::sort(Rows.begin(), Rows.end(), [](const Row &A, const Row &B) {
+      return std::tie(A.Call, A.Start, A.Index) < std::tie(B.Call, B.Start, B.Index);
+    });
     for (const Row &R : Rows)
       std::printf("  %s\n", R.Text.c_str());
   }
@@ -269,8 +274,9 @@ int cmdDxt(const std::vector<Run> &Runs) {
         auto [Mnt, Fs] = mountOf(Path);
         for (auto &[Rank, List] : Ranks) {
           const Section *S = SecOf[Rank];
-          std::stable_sort(List.begin(), List.end(),
-                           [](const AccessRecord *A, const AccessRecord *B) { return A->Start < B->Start; });
+          std::sort(List.begin(), List.end(), [](const AccessRecord *A, const AccessRecord *B) {
+            return A->Start != B->Start ? A->Start < B->Start : A < B; // records are in log order in memory
+          });
           size_t W = std::count_if(List.begin(), List.end(), [](const AccessRecord *A) { return A->Op == 1; });
           std::printf("\n# DXT, file_id: %" PRIu64 ", file_name: %s\n", pathId(Path), Path.c_str());
           std::printf("# DXT, rank: %u, hostname: %s\n", Rank, S->Host.c_str());
