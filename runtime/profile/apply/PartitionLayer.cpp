@@ -28,6 +28,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <map>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -56,6 +57,7 @@ struct PFile final : LayerFile {
   bool Released = false; ///< plan dropped mid-run (view, atomicity)
   bool GatherOk = true;
   bool Reported = false;
+  bool Releasing = false; ///< gathering for release(): keep the program's view
   std::string How, Reason, Path;
   uint64_t Instance = 0;
   Router R;
@@ -218,7 +220,7 @@ public:
 private:
   uint32_t serve(const MsgHeader &H, const char *Data, std::vector<char> &Reply);
   int release(OpenFile &F, PFile &P, const std::string &Why);
-  Error gather(OpenFile &F, PFile &P);
+  Error gather(OpenFile &F, PFile &P, bool Collective);
   int routed(OpenFile &F, PFile &P, AccessReq &R, std::vector<Routed> &Rs);
   int writePieces(OpenFile &F, PFile &P, AccessReq &R, const std::vector<Routed> &Rs, const char *S);
   int readPieces(OpenFile &F, PFile &P, AccessReq &R, const std::vector<Routed> &Rs, char *S, uint64_t &Done);
@@ -280,6 +282,9 @@ int PartitionLayer::opened(OpenFile &F) {
   } else if (F.CommSize > 1 && !HaveService) {
     Verdict = 1;
     Why = "MPI_THREAD_MULTIPLE is not available";
+  } else if (F.Amode & MPI_MODE_SEQUENTIAL) {
+    Verdict = 1;
+    Why = "it was opened with MPI_MODE_SEQUENTIAL";
   }
   FileStamp Stamp;
   if (F.CommRank == 0)
@@ -388,7 +393,8 @@ int PartitionLayer::opened(OpenFile &F) {
   return MPI_SUCCESS;
 }
 
-uint32_t PartitionLayer::serve(const MsgHeader &H, const char *Data, std::vector<char> &Reply) {
+uint32_t PartitionLayer::serve(const MsgHeader &H, const char *Payload, std::vector<char> &Reply) {
+  const char *Data = Payload;
   PFile *P = nullptr;
   {
     std::lock_guard<std::mutex> G(RegMu);
@@ -396,7 +402,27 @@ uint32_t PartitionLayer::serve(const MsgHeader &H, const char *Data, std::vector
     if (It != Registry.end())
       P = It->second;
   }
-  if (!P || H.Chunk >= P->R.chunks())
+  if (!P)
+    return 2;
+  if (static_cast<MsgType>(H.Type) == MsgType::PushBatch) {
+    if (H.Len < static_cast<uint64_t>(H.Chunk) * sizeof(PushPart))
+      return 3;
+    const char *Data = Payload + H.Chunk * sizeof(PushPart);
+    for (uint32_t I = 0; I < H.Chunk; ++I) {
+      PushPart Pt;
+      std::memcpy(&Pt, Payload + I * sizeof(PushPart), sizeof Pt);
+      if (Pt.Chunk >= P->R.chunks() || !P->R.holds(Pt.Chunk) || Pt.Off < P->R.chunk(Pt.Chunk).C.Offset ||
+          Pt.Off + Pt.Len > P->R.chunk(Pt.Chunk).C.end())
+        return 3;
+      if (Error E = P->Store.applyPush(Pt.Chunk, Pt.Off, Data, Pt.Len)) {
+        say("error", E.message());
+        return 4;
+      }
+      Data += Pt.Len;
+    }
+    return 0;
+  }
+  if (H.Chunk >= P->R.chunks())
     return 2;
   const PlannedChunk &PC = P->R.chunk(H.Chunk);
   if (H.Off < PC.C.Offset || H.Off + H.Len > PC.C.end() || !P->R.holds(H.Chunk))
@@ -442,8 +468,8 @@ uint32_t PartitionLayer::serve(const MsgHeader &H, const char *Data, std::vector
 int PartitionLayer::access(OpenFile &F, AccessReq &R) {
   PFile *P = stateOf(F);
   if (!P || !P->Planned || runtime().Finalized || !F.ViewKnown || !F.Native || F.Atomic || R.Bytes == 0 ||
-      R.Offset < 0)
-    return passThrough(F, R);
+      R.Offset < 0 || (R.Op == IoOp::Write && (F.Amode & MPI_MODE_RDONLY)))
+    return passThrough(F, R); // (MPI itself refuses writes to a read-only file)
   std::vector<Routed> Rs;
   for (const Piece &Pc : R.Pieces)
     P->R.route(R.Op, Pc, Rs);
@@ -543,12 +569,16 @@ int PartitionLayer::routed(OpenFile &F, PFile &P, AccessReq &R, std::vector<Rout
 
 int PartitionLayer::writePieces(OpenFile &F, PFile &P, AccessReq &R, const std::vector<Routed> &Rs, const char *S) {
   bool Foreign = false;
+  // Broadcast updates of this call, one message per reader.
+  std::map<uint32_t, std::vector<std::pair<PushPart, const char *>>> Pushes;
+  auto PushTo = [&](uint32_t Holder, uint32_t C, uint64_t Off, uint64_t Len, const char *D) {
+    Pushes[Holder].push_back({PushPart{C, 0, Off, Len}, D});
+  };
   for (const Routed &X : Rs) {
     const char *D = S + X.StreamPos;
     uint32_t C = X.Chunk < 0 ? 0 : static_cast<uint32_t>(X.Chunk);
     int Rc = MPI_SUCCESS;
-    Target Where = Target::Shared;
-    uint32_t Peer = 0;
+    Served Log{IoOp::Write, X.FileOff, X.Len, Target::Shared, 0, false};
     switch (X.How) {
     case Route::Shared:
       Rc = auxWrite(P, X.FileOff, D, X.Len);
@@ -561,32 +591,31 @@ int PartitionLayer::writePieces(OpenFile &F, PFile &P, AccessReq &R, const std::
         say("error", E.message());
         return MPI_ERR_IO;
       }
-      Where = Target::Local;
+      Log.Where = Target::Local;
+      Log.LocalOff = P.R.localOffset(C, X.FileOff);
       P.count(&Counters::LocalWrite, X.Len);
       raise(F, P, X.FileOff + X.Len);
       const PlannedChunk &PC = P.R.chunk(C);
       if (PC.Class == ChunkClass::Broadcast)
         for (uint32_t H : PC.Holders)
-          if (H != P.R.me()) {
-            if (Svc.call(P.WorldOf[H], MsgType::Push, P.Instance, C, X.FileOff, X.Len, D, nullptr))
-              return MPI_ERR_IO;
-            R.Log.push_back({IoOp::Write, X.FileOff, X.Len, Target::Push, static_cast<uint32_t>(P.WorldOf[H]), true});
-            P.count(&Counters::PushBytes, X.Len);
-          }
+          if (H != P.R.me())
+            PushTo(H, C, X.FileOff, X.Len, D);
       break;
     }
     case Route::Home:
     case Route::BcastWrite: {
       const PlannedChunk &PC = P.R.chunk(C);
-      Peer = static_cast<uint32_t>(P.WorldOf[static_cast<size_t>(PC.Home)]);
-      if (Svc.call(static_cast<int>(Peer), MsgType::Write, P.Instance, C, X.FileOff, X.Len, D, nullptr))
+      uint32_t Home = static_cast<uint32_t>(PC.Home);
+      Log.Peer = static_cast<uint32_t>(P.WorldOf[Home]);
+      if (Svc.call(static_cast<int>(Log.Peer), MsgType::Write, P.Instance, C, X.FileOff, X.Len, D, nullptr))
         return MPI_ERR_IO;
-      Where = Target::Remote;
+      Log.Where = Target::Remote;
+      Log.LocalOff = P.R.localOffsetOf(Home, C, X.FileOff);
       P.count(&Counters::RemoteWrite, X.Len);
       raise(F, P, X.FileOff + X.Len);
       if (X.How == Route::BcastWrite)
         for (uint32_t H : PC.Holders) {
-          if (static_cast<int32_t>(H) == PC.Home)
+          if (H == Home)
             continue;
           if (H == P.R.me()) {
             if (Error E = P.Store.applyPush(C, X.FileOff, D, X.Len)) {
@@ -595,10 +624,7 @@ int PartitionLayer::writePieces(OpenFile &F, PFile &P, AccessReq &R, const std::
             }
             continue;
           }
-          if (Svc.call(P.WorldOf[H], MsgType::Push, P.Instance, C, X.FileOff, X.Len, D, nullptr))
-            return MPI_ERR_IO;
-          R.Log.push_back({IoOp::Write, X.FileOff, X.Len, Target::Push, static_cast<uint32_t>(P.WorldOf[H]), true});
-          P.count(&Counters::PushBytes, X.Len);
+          PushTo(H, C, X.FileOff, X.Len, D);
         }
       Foreign = true;
       P.count(&Counters::ForeignBytes, X.Len);
@@ -627,7 +653,35 @@ int PartitionLayer::writePieces(OpenFile &F, PFile &P, AccessReq &R, const std::
     }
     if (Rc != MPI_SUCCESS)
       return Rc;
-    R.Log.push_back({IoOp::Write, X.FileOff, X.Len, Where, Peer, false});
+    R.Log.push_back(Log);
+  }
+  // The updates: batched per reader, acknowledged before the call returns.
+  for (auto &[H, Parts] : Pushes) {
+    int Peer = P.WorldOf[H];
+    for (size_t I = 0; I < Parts.size();) {
+      std::vector<char> Payload;
+      size_t J = I;
+      uint64_t Bytes = 0;
+      while (J < Parts.size() && (J == I || Bytes + Parts[J].first.Len <= Service::MaxMessage / 2)) {
+        Bytes += Parts[J].first.Len;
+        ++J;
+      }
+      Payload.resize((J - I) * sizeof(PushPart) + Bytes);
+      char *Table = Payload.data(), *Data = Payload.data() + (J - I) * sizeof(PushPart);
+      for (size_t K = I; K < J; ++K) {
+        std::memcpy(Table + (K - I) * sizeof(PushPart), &Parts[K].first, sizeof(PushPart));
+        std::memcpy(Data, Parts[K].second, Parts[K].first.Len);
+        Data += Parts[K].first.Len;
+      }
+      if (Svc.send(Peer, MsgType::PushBatch, P.Instance, static_cast<uint32_t>(J - I), Payload))
+        return MPI_ERR_IO;
+      const PushPart &First = Parts[I].first;
+      Served L{IoOp::Write, First.Off, Bytes, Target::Push, static_cast<uint32_t>(Peer), true};
+      L.LocalOff = P.R.localOffsetOf(H, First.Chunk, First.Off);
+      R.Log.push_back(L);
+      P.count(&Counters::PushBytes, Bytes);
+      I = J;
+    }
   }
   if (Foreign)
     P.count(&Counters::ForeignCalls, 1);
@@ -646,7 +700,9 @@ int PartitionLayer::stage(PFile &P, uint32_t C, uint64_t Off, uint64_t Len, char
       say("error", E.message());
       return MPI_ERR_IO;
     }
-    R.Log.push_back({IoOp::Write, Off, Len, Target::Local, 0, true});
+    Served L{IoOp::Write, Off, Len, Target::Local, 0, true};
+    L.LocalOff = P.R.localOffset(C, Off);
+    R.Log.push_back(L);
   }
   return MPI_SUCCESS;
 }
@@ -676,6 +732,7 @@ int PartitionLayer::readPieces(OpenFile &F, PFile &P, AccessReq &R, const std::v
     int Rc = MPI_SUCCESS;
     Target Where = Target::Shared;
     uint32_t Peer = 0;
+    uint64_t LocalOff = kNoLocal;
     switch (X.How) {
     case Route::Shared:
     case Route::DupWrite:
@@ -688,6 +745,7 @@ int PartitionLayer::readPieces(OpenFile &F, PFile &P, AccessReq &R, const std::v
     case Route::Own:
     case Route::Copy: {
       Where = Target::Local;
+      LocalOff = P.R.localOffset(C, X.FileOff);
       const PlannedChunk &PC = P.R.chunk(C);
       for (const Range &V : P.Store.validIn(X.FileOff, X.FileOff + Len))
         if (Error E = P.Store.read(C, V.Lo, D + (V.Lo - X.FileOff), V.size())) {
@@ -702,7 +760,9 @@ int PartitionLayer::readPieces(OpenFile &F, PFile &P, AccessReq &R, const std::v
           int Home = P.WorldOf[static_cast<size_t>(PC.Home)];
           if (Svc.call(Home, MsgType::Read, P.Instance, C, V.Lo, V.size(), nullptr, Out))
             return MPI_ERR_IO;
-          R.Log.push_back({IoOp::Read, V.Lo, V.size(), Target::Remote, static_cast<uint32_t>(Home), true});
+          Served L{IoOp::Read, V.Lo, V.size(), Target::Remote, static_cast<uint32_t>(Home), true};
+          L.LocalOff = P.R.localOffsetOf(static_cast<uint32_t>(PC.Home), C, V.Lo);
+          R.Log.push_back(L);
           P.count(&Counters::RemoteRead, V.size());
           if (Error E = P.Store.install(C, V.Lo, Out, V.size(), Ep)) {
             say("error", E.message());
@@ -722,6 +782,7 @@ int PartitionLayer::readPieces(OpenFile &F, PFile &P, AccessReq &R, const std::v
         return MPI_ERR_IO;
       Where = Target::Remote;
       Peer = static_cast<uint32_t>(Home);
+      LocalOff = P.R.localOffsetOf(static_cast<uint32_t>(PC.Home), C, X.FileOff);
       P.count(&Counters::RemoteRead, Len);
       if (PC.Class == ChunkClass::Local || !std::binary_search(PC.Holders.begin(), PC.Holders.end(), P.R.me())) {
         Foreign = true;
@@ -732,7 +793,9 @@ int PartitionLayer::readPieces(OpenFile &F, PFile &P, AccessReq &R, const std::v
     }
     if (Rc != MPI_SUCCESS)
       return Rc;
-    R.Log.push_back({IoOp::Read, X.FileOff, Len, Where, Peer, false});
+    Served L{IoOp::Read, X.FileOff, Len, Where, Peer, false};
+    L.LocalOff = LocalOff;
+    R.Log.push_back(L);
     if (Len < X.Len) {
       Done = X.StreamPos + Len;
       break;
@@ -743,37 +806,112 @@ int PartitionLayer::readPieces(OpenFile &F, PFile &P, AccessReq &R, const std::v
   return MPI_SUCCESS;
 }
 
-Error PartitionLayer::gather(OpenFile &F, PFile &P) {
+Error PartitionLayer::gather(OpenFile &F, PFile &P, bool Collective) {
   Runtime &Rt = runtime();
-  std::vector<Range> Dirty = P.Store.dirty();
   uint32_t Call = Rt.nextCall();
   uint64_t T0 = Rt.now(), Bytes = 0;
-  std::vector<char> Buf;
-  std::vector<Served> Log;
-  for (const Range &X : Dirty) {
+  // The dirty bytes, cut at chunk boundaries (each chunk has its place in
+  // the local file) and into pieces of at most 8 MiB.
+  struct Pc {
+    uint64_t Off, Len;
+    uint32_t Chunk;
+  };
+  std::vector<Pc> Pieces;
+  for (const Range &X : P.Store.dirty())
     for (uint64_t Pos = X.Lo; Pos < X.Hi;) {
       int32_t C = P.R.chunkAt(Pos);
       if (C < 0)
         return Error(Errc::Io, strf("dirty byte %llu of '%s' is outside the plan", static_cast<unsigned long long>(Pos),
                                     F.Path.c_str()));
       uint64_t Hi = std::min<uint64_t>({X.Hi, P.R.chunk(static_cast<uint32_t>(C)).C.end(), Pos + (8u << 20)});
-      Buf.resize(Hi - Pos);
-      if (Error E = P.Store.read(static_cast<uint32_t>(C), Pos, Buf.data(), Hi - Pos))
-        return E;
-      if (auxWrite(P, Pos, Buf.data(), Hi - Pos) != MPI_SUCCESS)
-        return Error(Errc::Io, strf("writing '%s' at %llu failed", F.Path.c_str(), static_cast<unsigned long long>(Pos)));
-      Log.push_back({IoOp::Read, Pos, Hi - Pos, Target::Local, 0, true});
-      Log.push_back({IoOp::Write, Pos, Hi - Pos, Target::Shared, 0, true});
-      Bytes += Hi - Pos;
+      Pieces.push_back({Pos, Hi - Pos, static_cast<uint32_t>(C)});
       Pos = Hi;
     }
+  std::vector<Served> Log;
+  auto Note = [&](const Pc &X) {
+    Served L{IoOp::Read, X.Off, X.Len, Target::Local, 0, true};
+    L.LocalOff = P.R.localOffset(X.Chunk, X.Off);
+    Log.push_back(L);
+    Served W{IoOp::Write, X.Off, X.Len, Target::Shared, 0, true};
+    W.Collective = Collective;
+    Log.push_back(W);
+    Bytes += X.Len;
+  };
+  Error Err;
+  std::vector<char> Buf;
+  if (!Collective) {
+    for (const Pc &X : Pieces) {
+      Buf.resize(X.Len);
+      if ((Err = P.Store.read(X.Chunk, X.Off, Buf.data(), X.Len)))
+        break;
+      if (auxWrite(P, X.Off, Buf.data(), X.Len) != MPI_SUCCESS) {
+        Err = Error(Errc::Io, strf("writing '%s' at %llu failed", F.Path.c_str(), static_cast<unsigned long long>(X.Off)));
+        break;
+      }
+      Note(X);
+    }
+    if (!Err && Bytes && fsync(P.Aux) != 0)
+      Err = Error(Errc::Io, strf("fsync of '%s' failed after the gather: %s", F.Path.c_str(), std::strerror(errno)));
+  } else {
+    // Through the program's handle, collectively: a view of this rank's
+    // dirty ranges and MPI_File_write_at_all, so MPI-IO aggregates every
+    // rank's pieces into large contiguous writes (two-phase I/O), in rounds
+    // of at most 32 MiB per rank.
+    std::vector<std::pair<size_t, size_t>> Rounds;
+    for (size_t I = 0; I < Pieces.size();) {
+      size_t J = I;
+      uint64_t N = 0;
+      while (J < Pieces.size() && (J == I || N + Pieces[J].Len <= (32u << 20)))
+        N += Pieces[J++].Len;
+      Rounds.push_back({I, J});
+      I = J;
+    }
+    int64_t Mine = static_cast<int64_t>(Rounds.size()), Max = 0;
+    PMPI_Allreduce(&Mine, &Max, 1, MPI_INT64_T, MPI_MAX, F.Comm);
+    for (int64_t K = 0; K < Max; ++K) {
+      size_t First = K < Mine ? Rounds[static_cast<size_t>(K)].first : 0;
+      size_t Last = K < Mine ? Rounds[static_cast<size_t>(K)].second : 0;
+      std::vector<int> Lens;
+      std::vector<MPI_Aint> Displs;
+      uint64_t N = 0;
+      for (size_t I = First; I < Last; ++I)
+        N += Pieces[I].Len;
+      Buf.resize(N);
+      N = 0;
+      for (size_t I = First; I < Last && !Err; ++I) {
+        Err = P.Store.read(Pieces[I].Chunk, Pieces[I].Off, Buf.data() + N, Pieces[I].Len);
+        Lens.push_back(static_cast<int>(Pieces[I].Len));
+        Displs.push_back(static_cast<MPI_Aint>(Pieces[I].Off));
+        N += Pieces[I].Len;
+      }
+      if (Err) { // still take part, with nothing
+        Lens.clear();
+        N = 0;
+      }
+      MPI_Datatype T = MPI_BYTE;
+      if (!Lens.empty()) {
+        PMPI_Type_create_hindexed(static_cast<int>(Lens.size()), Lens.data(), Displs.data(), MPI_BYTE, &T);
+        PMPI_Type_commit(&T);
+      }
+      MPI_Status St;
+      int Rc = PMPI_File_set_view(F.Fh, 0, MPI_BYTE, T, "native", MPI_INFO_NULL);
+      if (Rc == MPI_SUCCESS)
+        Rc = PMPI_File_write_at_all(F.Fh, 0, Buf.data(), static_cast<int>(N), MPI_BYTE, &St);
+      if (T != MPI_BYTE)
+        PMPI_Type_free(&T);
+      if (Rc != MPI_SUCCESS && !Err)
+        Err = Error(Errc::Io, strf("the collective write of '%s' back from the node-local files failed", F.Path.c_str()));
+      if (!Err)
+        for (size_t I = First; I < Last; ++I)
+          Note(Pieces[I]);
+    }
+    if (Max > 0 && PMPI_File_sync(F.Fh) != MPI_SUCCESS && !Err)
+      Err = Error(Errc::Io, strf("MPI_File_sync of '%s' failed after the gather", F.Path.c_str()));
   }
-  if (Bytes && fsync(P.Aux) != 0)
-    return Error(Errc::Io, strf("fsync of '%s' failed after the gather: %s", F.Path.c_str(), std::strerror(errno)));
   P.count(&Counters::GatherBytes, Bytes);
   Rt.logAccess(F, 0, Log, T0, Rt.now(), Call);
-  Rt.logEvent(F.LogId, EventKind::Gather, 0, Bytes, 0, 0, T0, Rt.now(), Call);
-  return Error();
+  Rt.logEvent(F.LogId, EventKind::Gather, Collective ? AfCollective : 0, Bytes, 0, 0, T0, Rt.now(), Call);
+  return Err;
 }
 
 int PartitionLayer::closing(OpenFile &F) {
@@ -783,8 +921,8 @@ int PartitionLayer::closing(OpenFile &F) {
   Runtime &Rt = runtime();
   PMPI_Barrier(F.Comm); // from here on nobody asks this rank for the file's data
   int Ok = 1;
-  if (Rt.Opt.GatherAtClose) {
-    if (Error E = gather(F, *P)) {
+  if (Rt.Opt.GatherAtClose || P->Releasing) {
+    if (Error E = gather(F, *P, !P->Releasing)) {
       say("error", E.message() + strf("; the data stays in %s (run `iopoly-partition recover`)",
                                       P->Store.dataPath().c_str()));
       Ok = 0;
@@ -824,7 +962,7 @@ void PartitionLayer::closed(OpenFile &F) {
     PMPI_Bcast(S, 5, MPI_UINT64_T, 0, F.Comm);
     St = {S[0] != 0, S[1], S[2], S[3], S[4]};
     if (P->GatherOk) {
-      bool Deferred = !Rt.Opt.GatherAtClose && P->Store.dirtyBytes();
+      bool Deferred = !Rt.Opt.GatherAtClose && !P->Releasing && P->Store.dirtyBytes();
       if (!Deferred)
         P->Store.markClean();
       if (Error E = P->Store.finish(Deferred, St))
@@ -846,6 +984,7 @@ void PartitionLayer::closed(OpenFile &F) {
 
 int PartitionLayer::release(OpenFile &F, PFile &P, const std::string &Why) {
   // Collective: put the data back, then serve the file as if unplanned.
+  P.Releasing = true;
   int Rc = closing(F);
   closed(F);
   P.Released = true;

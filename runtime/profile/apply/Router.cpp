@@ -15,6 +15,17 @@ Router::Router(FilePlan P, uint32_t M) : Plan(std::move(P)), Me(M) {
   if (Me < Plan.Partitions.size())
     for (const PartitionEntry &E : Plan.Partitions[Me])
       LocalOff[E.Chunk] = E.LocalOffset;
+  HolderOff.resize(Plan.Chunks.size());
+  for (uint32_t R = 0; R < Plan.Partitions.size(); ++R)
+    for (const PartitionEntry &E : Plan.Partitions[R])
+      HolderOff[E.Chunk].push_back({R, E.LocalOffset});
+}
+
+uint64_t Router::localOffsetOf(uint32_t Rank, uint32_t C, uint64_t Off) const {
+  for (const auto &[R, L] : HolderOff[C])
+    if (R == Rank)
+      return L + (Off - Plan.Chunks[C].C.Offset);
+  return kNoLocal;
 }
 
 int32_t Router::chunkAt(uint64_t Off) const {

@@ -18,6 +18,7 @@
 
 #include "common/ViewMap.h"
 #include "log/ProfileFormat.h"
+
 #include "partition/Partitioner.h"
 
 #include <atomic>
@@ -56,6 +57,9 @@ public:
   bool holds(uint32_t C) const { return LocalOff[C] != UINT64_MAX; }
   /// Where shared offset \p Off of chunk \p C lives in my local file.
   uint64_t localOffset(uint32_t C, uint64_t Off) const { return LocalOff[C] + (Off - Plan.Chunks[C].C.Offset); }
+  /// Where holder \p Rank keeps shared offset \p Off of chunk \p C
+  /// (kNoLocal when it holds no copy).
+  uint64_t localOffsetOf(uint32_t Rank, uint32_t C, uint64_t Off) const;
   /// The chunk holding byte \p Off, or -1.
   int32_t chunkAt(uint64_t Off) const;
   const PlannedChunk &chunk(uint32_t C) const { return Plan.Chunks[C]; }
@@ -71,6 +75,7 @@ private:
   FilePlan Plan;
   uint32_t Me = 0;
   std::vector<uint64_t> LocalOff;
+  std::vector<std::vector<std::pair<uint32_t, uint64_t>>> HolderOff; ///< per chunk: (rank, local offset)
   std::unique_ptr<std::atomic<uint8_t>[]> Revoked; ///< set by the helper thread too
 };
 

@@ -14,7 +14,6 @@ namespace iopoly::prof {
 namespace {
 constexpr int kRequestTag = 1;
 constexpr uint32_t kFirstReplyTag = 16, kReplyTags = 30000;
-constexpr uint64_t kMaxMessage = 16u << 20; ///< larger requests are split
 } // namespace
 
 bool Service::start(Handler Fn) {
@@ -76,7 +75,7 @@ uint32_t Service::call(int Peer, MsgType T, uint64_t Instance, uint32_t Chunk, u
                        const char *Data, char *Out) {
   std::vector<char> Msg, Reply;
   for (uint64_t Done = 0; Done < Len || (Len == 0 && Done == 0);) {
-    uint64_t N = std::min(kMaxMessage, Len - Done);
+    uint64_t N = std::min(MaxMessage, Len - Done);
     MsgHeader Hd;
     Hd.Type = static_cast<uint32_t>(T);
     Hd.ReplyTag = kFirstReplyTag + NextTag.fetch_add(1, std::memory_order_relaxed) % kReplyTags;
@@ -109,6 +108,26 @@ uint32_t Service::call(int Peer, MsgType T, uint64_t Instance, uint32_t Chunk, u
       break;
   }
   return 0;
+}
+
+uint32_t Service::send(int Peer, MsgType T, uint64_t Instance, uint32_t Count, const std::vector<char> &Payload) {
+  MsgHeader Hd;
+  Hd.Type = static_cast<uint32_t>(T);
+  Hd.ReplyTag = kFirstReplyTag + NextTag.fetch_add(1, std::memory_order_relaxed) % kReplyTags;
+  Hd.Instance = Instance;
+  Hd.Chunk = Count;
+  Hd.Len = Payload.size();
+  std::vector<char> Msg(sizeof Hd + Payload.size());
+  std::memcpy(Msg.data(), &Hd, sizeof Hd);
+  if (!Payload.empty())
+    std::memcpy(Msg.data() + sizeof Hd, Payload.data(), Payload.size());
+  int Rc = PMPI_Send(Msg.data(), static_cast<int>(Msg.size()), MPI_BYTE, Peer, kRequestTag, Comm);
+  if (Rc != MPI_SUCCESS)
+    return static_cast<uint32_t>(Rc);
+  MsgHeader Back;
+  MPI_Status St;
+  Rc = PMPI_Recv(&Back, sizeof Back, MPI_BYTE, Peer, static_cast<int>(Hd.ReplyTag), Comm, &St);
+  return Rc != MPI_SUCCESS ? static_cast<uint32_t>(Rc) : Back.Status;
 }
 
 } // namespace iopoly::prof

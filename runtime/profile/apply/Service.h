@@ -27,7 +27,13 @@
 
 namespace iopoly::prof {
 
-enum class MsgType : uint32_t { Read = 1, Write, Push, Revoke, Stop };
+enum class MsgType : uint32_t { Read = 1, Write, Push, Revoke, Stop, PushBatch };
+
+/// One part of a PushBatch payload; the data of every part follows the table.
+struct PushPart {
+  uint32_t Chunk = 0, Pad = 0;
+  uint64_t Off = 0, Len = 0;
+};
 
 struct MsgHeader {
   uint32_t Type = 0, ReplyTag = 0;
@@ -51,6 +57,10 @@ public:
   /// reads. Returns the peer's status (0 ok) or an MPI error.
   uint32_t call(int Peer, MsgType T, uint64_t Instance, uint32_t Chunk, uint64_t Off, uint64_t Len,
                 const char *Data, char *Out);
+
+  /// One request with a prepared payload (PushBatch); answered before return.
+  uint32_t send(int Peer, MsgType T, uint64_t Instance, uint32_t Count, const std::vector<char> &Payload);
+  static constexpr uint64_t MaxMessage = 16u << 20; ///< larger requests are split
 
 private:
   void loop();

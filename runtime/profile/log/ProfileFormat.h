@@ -14,7 +14,7 @@
 //   'I'  section header: "IOPPROF" + version byte '1', then HeaderFixed and
 //        the host name, program name and local-store directory (no NULs)
 //   'F'  a file opened: FileRecord + its absolute path; ids are per section
-//   'A'  an access: AccessRecord (56 bytes), one per contiguous file range
+//   'A'  an access: AccessRecord (64 bytes), one per contiguous file range
 //        (a noncontiguous call gives several records with the same Call)
 //   'E'  an event: EventRecord (56 bytes): open, close, set_view, ...
 //
@@ -33,6 +33,7 @@ namespace iopoly::prof {
 
 constexpr char kLogMagic[8] = {'I', 'O', 'P', 'P', 'R', 'O', 'F', '1'};
 constexpr uint32_t kLogVersion = 1;
+constexpr uint64_t kNoLocal = ~0ull; ///< AccessRecord::LocalOff when not node-local
 constexpr uint32_t kNoFile = 0xffffffffu; ///< File of process-wide events
 
 enum RecordKind : uint8_t { RecHeader = 'I', RecFile = 'F', RecAccess = 'A', RecEvent = 'E' };
@@ -109,6 +110,7 @@ struct AccessRecord {
   uint16_t Reserved;
   uint32_t Peer;    ///< rank (MPI_COMM_WORLD) for Remote/Push
   uint32_t Reserved2;
+  uint64_t LocalOff; ///< offset in the node-local file (Local, Remote, Push), else ~0
 };
 
 struct EventRecord {
@@ -124,7 +126,7 @@ struct EventRecord {
 
 static_assert(sizeof(HeaderFixed) == 56, "log format: header");
 static_assert(sizeof(FileRecord) == 32, "log format: file record");
-static_assert(sizeof(AccessRecord) == 56, "log format: access record");
+static_assert(sizeof(AccessRecord) == 64, "log format: access record");
 static_assert(sizeof(EventRecord) == 56, "log format: event record");
 
 const char *eventName(EventKind E);

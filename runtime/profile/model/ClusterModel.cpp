@@ -154,7 +154,7 @@ Error modelRun(const Run &R, const ClusterParams &P, ModelResult &Out) {
             C.Reads |= I.A->Op == static_cast<uint8_t>(IoOp::Read);
             C.Writes |= I.A->Op == static_cast<uint8_t>(IoOp::Write);
           }
-          Coll = (I.A->Flags & AfCollective) && !(I.A->Flags & AfInternal) && F;
+          Coll = (I.A->Flags & AfCollective) && F; // the layer's collective gather too
           if (Coll) {
             Inst = F->Instance;
             Members = F->CommSize;
@@ -199,14 +199,17 @@ Error modelRun(const Run &R, const ClusterParams &P, ModelResult &Out) {
       Out.BytesByTarget[static_cast<int>(Tg)] += A.Length;
     if (A.Flags & AfInternal)
       Out.InternalBytes += A.Length;
+    // Node-local files are laid out in the plan's order: their offsets,
+    // not the shared file's, tell sequential requests.
+    uint64_t LocalOff = A.LocalOff != kNoLocal ? A.LocalOff : A.Offset;
     switch (Tg) {
     case Target::Local:
-      return Dev[RankNode[Rk]].serve(T, File, A.Offset, A.Length, W);
+      return Dev[RankNode[Rk]].serve(T, File ^ Rk, LocalOff, A.Length, W);
     case Target::Remote:
     case Target::Push: {
       size_t Node = A.Peer < N ? RankNode[A.Peer] : RankNode[Rk];
       double D1 = Dev[Node + 1].serve(T, ~1ull, 0, A.Length, W);
-      double D2 = Dev[Node].serve(T, File, A.Offset, A.Length, W);
+      double D2 = Dev[Node].serve(T, File ^ A.Peer, LocalOff, A.Length, W);
       return std::max(D1, D2);
     }
     case Target::Shared:
@@ -231,8 +234,7 @@ Error modelRun(const Run &R, const ClusterParams &P, ModelResult &Out) {
       if (!I.IsAccess)
         continue;
       const AccessRecord &A = *I.A;
-      if (SkipPooled && (A.Flags & AfCollective) && !(A.Flags & AfInternal) &&
-          static_cast<Target>(A.Target) == Target::Shared)
+      if (SkipPooled && (A.Flags & AfCollective) && static_cast<Target>(A.Target) == Target::Shared)
         continue;
       T = Serve(Rk, A, FileOf(Rk, A.File), T);
     }
@@ -313,12 +315,13 @@ Error modelRun(const Run &R, const ClusterParams &P, ModelResult &Out) {
       uint64_t File = 0;
       for (uint32_t X : A.Ranks)
         for (const Item &I : Calls[X][Next[X]].Items)
-          if (I.IsAccess && (I.A->Flags & AfCollective) && !(I.A->Flags & AfInternal) &&
-              static_cast<Target>(I.A->Target) == Target::Shared) {
+          if (I.IsAccess && (I.A->Flags & AfCollective) && static_cast<Target>(I.A->Target) == Target::Shared) {
             Pieces.push_back({I.A->Offset, I.A->Offset + I.A->Length});
             W = I.A->Op == static_cast<uint8_t>(IoOp::Write);
             File = FileOf(X, I.A->File);
             Out.BytesByTarget[0] += I.A->Length;
+            if (I.A->Flags & AfInternal)
+              Out.InternalBytes += I.A->Length;
           }
       double PoolDone = T;
       if (!Pieces.empty()) {

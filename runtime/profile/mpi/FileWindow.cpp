@@ -27,12 +27,17 @@ int FileWindow::create(MPI_Comm Comm) {
     PMPI_Win_unlock(0, Win);
   }
   PMPI_Barrier(Comm);
+  // One passive epoch for the file's life: each operation is then an
+  // atomic and a flush, without taking a lock.
+  PMPI_Win_lock_all(MPI_MODE_NOCHECK, Win);
   return MPI_SUCCESS;
 }
 
 void FileWindow::free() {
-  if (Win != MPI_WIN_NULL)
+  if (Win != MPI_WIN_NULL) {
+    PMPI_Win_unlock_all(Win);
     PMPI_Win_free(&Win);
+  }
   Win = MPI_WIN_NULL;
 }
 
@@ -49,9 +54,8 @@ int64_t FileWindow::rmw(int Disp, int64_t Operand, MPI_Op Op) {
     return Old;
   }
   int64_t Old = 0;
-  PMPI_Win_lock(MPI_LOCK_SHARED, 0, 0, Win);
   PMPI_Fetch_and_op(&Operand, &Old, MPI_INT64_T, 0, Disp, Op, Win);
-  PMPI_Win_unlock(0, Win);
+  PMPI_Win_flush(0, Win);
   return Old;
 }
 

@@ -319,7 +319,7 @@ void Runtime::logAccess(const OpenFile &F, uint16_t Flags, const std::vector<Ser
     AccessRecord A{};
     A.Kind = RecAccess;
     A.Op = static_cast<uint8_t>(S.Op);
-    A.Flags = static_cast<uint16_t>(Flags | (S.Internal ? AfInternal : 0));
+    A.Flags = static_cast<uint16_t>(Flags | (S.Internal ? AfInternal : 0) | (S.Collective ? AfCollective : 0));
     A.File = F.LogId;
     A.Offset = S.FileOff;
     A.Length = S.Len;
@@ -328,6 +328,7 @@ void Runtime::logAccess(const OpenFile &F, uint16_t Flags, const std::vector<Ser
     A.Call = Call;
     A.Target = static_cast<uint16_t>(S.Where);
     A.Peer = S.Peer;
+    A.LocalOff = S.LocalOff;
     Log.access(A);
   }
 }

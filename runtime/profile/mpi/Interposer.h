@@ -39,6 +39,8 @@ struct Served {
   Target Where = Target::Shared;
   uint32_t Peer = 0;
   bool Internal = false; ///< the layer's own traffic (staging, gather)
+  uint64_t LocalOff = kNoLocal; ///< where in the node-local file
+  bool Collective = false;      ///< part of a collective call of the layer
 };
 
 /// Per-file state a layer keeps.
