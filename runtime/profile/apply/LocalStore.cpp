@@ -81,6 +81,12 @@ std::vector<Range> LocalStore::invalidIn(uint64_t Lo, uint64_t Hi) {
   return Valid.outside(Lo, Hi);
 }
 
+void LocalStore::split(uint64_t Lo, uint64_t Hi, std::vector<Range> &In, std::vector<Range> &Out) {
+  std::lock_guard<std::mutex> G(Mu);
+  In = Valid.inside(Lo, Hi);
+  Out = Valid.outside(Lo, Hi);
+}
+
 Error LocalStore::preadAll(uint64_t Off, char *Buf, uint64_t Len) {
   while (Len) {
     ssize_t N = pread(Fd, Buf, Len, static_cast<off_t>(Off));
@@ -129,6 +135,27 @@ Error LocalStore::writeOwn(uint32_t C, uint64_t Off, const char *Buf, uint64_t L
   for (const Range &X : New)
     if (Error E = J.dirty(X.Lo, X.size(), R->localOffset(C, X.Lo)))
       return E;
+  return Error();
+}
+
+Error LocalStore::writeOwnRun(const std::vector<OwnPiece> &Run, const char *Buf) {
+  if (Run.empty())
+    return Error();
+  std::lock_guard<std::mutex> G(Mu);
+  uint64_t Total = 0;
+  for (const OwnPiece &P : Run)
+    Total += P.Len;
+  if (Error E = pwriteAll(R->localOffset(Run[0].Chunk, Run[0].Off), Buf, Total))
+    return E;
+  for (const OwnPiece &P : Run) {
+    std::vector<Range> New = Dirty.outside(P.Off, P.Off + P.Len);
+    Dirty.insert(P.Off, P.Off + P.Len);
+    Valid.insert(P.Off, P.Off + P.Len);
+    ++Epochs[P.Chunk];
+    for (const Range &X : New)
+      if (Error E = J.dirty(X.Lo, X.size(), R->localOffset(P.Chunk, X.Lo)))
+        return E;
+  }
   return Error();
 }
 

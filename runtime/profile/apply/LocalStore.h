@@ -46,10 +46,21 @@ public:
   /// Parts of [Lo, Hi) that are valid here.
   std::vector<Range> validIn(uint64_t Lo, uint64_t Hi);
   std::vector<Range> invalidIn(uint64_t Lo, uint64_t Hi);
+  /// Both at once (one consistent view when updates arrive meanwhile).
+  void split(uint64_t Lo, uint64_t Hi, std::vector<Range> &Valid, std::vector<Range> &Invalid);
 
   Error read(uint32_t C, uint64_t Off, char *Buf, uint64_t Len);
+  /// Bytes [Local, Local + Len) of the local file (holes read as zeros).
+  Error readLocal(uint64_t Local, char *Buf, uint64_t Len) { return preadAll(Local, Buf, Len); }
   /// The home writes: data, then valid + dirty, then the journal.
   Error writeOwn(uint32_t C, uint64_t Off, const char *Buf, uint64_t Len);
+  /// Several home writes that follow each other in the local file, as one
+  /// write: (chunk, shared offset, length) each, data back to back.
+  struct OwnPiece {
+    uint32_t Chunk;
+    uint64_t Off, Len;
+  };
+  Error writeOwnRun(const std::vector<OwnPiece> &Run, const char *Buf);
   /// Data fetched from the home or the shared file: installed where it is
   /// still invalid, and only if no update came since \p Epoch.
   Error install(uint32_t C, uint64_t Off, const char *Buf, uint64_t Len, uint64_t Epoch);

@@ -21,6 +21,7 @@
 #include "apply/LocalStore.h"
 #include "apply/Router.h"
 #include "apply/Service.h"
+#include "common/Sieve.h"
 #include "common/Paths.h"
 #include "mpi/Datatype.h"
 #include "mpi/Interposer.h"
@@ -432,10 +433,12 @@ uint32_t PartitionLayer::serve(const MsgHeader &H, const char *Payload, std::vec
   case MsgType::Read: {
     Reply.resize(sizeof(MsgHeader) + H.Len);
     char *Out = Reply.data() + sizeof(MsgHeader);
-    for (const Range &X : P->Store.validIn(H.Off, H.Off + H.Len))
+    std::vector<Range> Have, Missing;
+    P->Store.split(H.Off, H.Off + H.Len, Have, Missing);
+    for (const Range &X : Have)
       if (!E)
         E = P->Store.read(H.Chunk, X.Lo, Out + (X.Lo - H.Off), X.size());
-    for (const Range &X : P->Store.invalidIn(H.Off, H.Off + H.Len)) {
+    for (const Range &X : Missing) {
       uint64_t Ep = P->Store.epoch(H.Chunk);
       if (auxRead(*P, X.Lo, Out + (X.Lo - H.Off), X.size()) != MPI_SUCCESS)
         return 4;
@@ -571,6 +574,18 @@ int PartitionLayer::writePieces(OpenFile &F, PFile &P, AccessReq &R, const std::
   bool Foreign = false;
   // Broadcast updates of this call, one message per reader.
   std::map<uint32_t, std::vector<std::pair<PushPart, const char *>>> Pushes;
+  std::vector<LocalStore::OwnPiece> Run;
+  const char *RunData = nullptr;
+  uint64_t RunBytes = 0, RunLocalEnd = 0;
+  auto FlushRun = [&]() {
+    Error E = P.Store.writeOwnRun(Run, RunData);
+    Run.clear();
+    if (E) {
+      say("error", E.message());
+      return MPI_ERR_IO;
+    }
+    return MPI_SUCCESS;
+  };
   auto PushTo = [&](uint32_t Holder, uint32_t C, uint64_t Off, uint64_t Len, const char *D) {
     Pushes[Holder].push_back({PushPart{C, 0, Off, Len}, D});
   };
@@ -587,10 +602,19 @@ int PartitionLayer::writePieces(OpenFile &F, PFile &P, AccessReq &R, const std::
         P.count(&Counters::OutsideBytes, X.Len);
       break;
     case Route::Own: {
-      if (Error E = P.Store.writeOwn(C, X.FileOff, D, X.Len)) {
-        say("error", E.message());
-        return MPI_ERR_IO;
+      // Pieces that follow each other in the local file and in the data
+      // are written together (Sieve.h).
+      uint64_t Local = P.R.localOffset(C, X.FileOff);
+      if (!Run.empty() && (Local != RunLocalEnd || D != RunData + RunBytes))
+        if (int Rc2 = FlushRun())
+          return Rc2;
+      if (Run.empty()) {
+        RunData = D;
+        RunBytes = 0;
       }
+      Run.push_back({C, X.FileOff, X.Len});
+      RunBytes += X.Len;
+      RunLocalEnd = Local + X.Len;
       Log.Where = Target::Local;
       Log.LocalOff = P.R.localOffset(C, X.FileOff);
       P.count(&Counters::LocalWrite, X.Len);
@@ -655,6 +679,8 @@ int PartitionLayer::writePieces(OpenFile &F, PFile &P, AccessReq &R, const std::
       return Rc;
     R.Log.push_back(Log);
   }
+  if (int Rc = FlushRun())
+    return Rc;
   // The updates: batched per reader, acknowledged before the call returns.
   for (auto &[H, Parts] : Pushes) {
     int Peer = P.WorldOf[H];
@@ -721,7 +747,44 @@ int PartitionLayer::readPieces(OpenFile &F, PFile &P, AccessReq &R, const std::v
   uint64_t Eof = P.SizeHint.load();
   Done = R.Bytes;
   bool Foreign = false;
-  for (const Routed &X : Rs) {
+  // The bytes this rank's node-local file holds, in sweeps (Sieve.h); the
+  // rest of each node-local piece (Missing) is fetched below.
+  std::vector<std::vector<Range>> Missing(Rs.size());
+  {
+    std::vector<SievePiece> Parts;
+    std::vector<char *> Dest;
+    for (size_t Ix = 0; Ix < Rs.size(); ++Ix) {
+      const Routed &X = Rs[Ix];
+      if (X.FileOff >= Eof)
+        break;
+      if (X.How != Route::Own && X.How != Route::Copy)
+        continue;
+      uint64_t Len = std::min(X.Len, Eof - X.FileOff);
+      uint32_t C = static_cast<uint32_t>(X.Chunk);
+      std::vector<Range> Have;
+      P.Store.split(X.FileOff, X.FileOff + Len, Have, Missing[Ix]);
+      for (const Range &V : Have) {
+        Parts.push_back({P.R.localOffset(C, V.Lo), V.size(), Dest.size()});
+        Dest.push_back(S + X.StreamPos + (V.Lo - X.FileOff));
+      }
+    }
+    std::vector<char> Sweep;
+    for (auto [First, Last] : sieve(Parts)) {
+      uint64_t Lo = Parts[First].Local, Hi = Lo;
+      for (size_t K = First; K < Last; ++K)
+        Hi = std::max(Hi, Parts[K].Local + Parts[K].Len);
+      char *Into = Last - First == 1 ? Dest[Parts[First].Index] : (Sweep.resize(Hi - Lo), Sweep.data());
+      if (Error E = P.Store.readLocal(Lo, Into, Hi - Lo)) {
+        say("error", E.message());
+        return MPI_ERR_IO;
+      }
+      if (Last - First > 1)
+        for (size_t K = First; K < Last; ++K)
+          std::memcpy(Dest[Parts[K].Index], Sweep.data() + (Parts[K].Local - Lo), Parts[K].Len);
+    }
+  }
+  for (size_t Ix = 0; Ix < Rs.size(); ++Ix) {
+    const Routed &X = Rs[Ix];
     if (X.FileOff >= Eof) {
       Done = X.StreamPos;
       break;
@@ -746,13 +809,8 @@ int PartitionLayer::readPieces(OpenFile &F, PFile &P, AccessReq &R, const std::v
     case Route::Copy: {
       Where = Target::Local;
       LocalOff = P.R.localOffset(C, X.FileOff);
-      const PlannedChunk &PC = P.R.chunk(C);
-      for (const Range &V : P.Store.validIn(X.FileOff, X.FileOff + Len))
-        if (Error E = P.Store.read(C, V.Lo, D + (V.Lo - X.FileOff), V.size())) {
-          say("error", E.message());
-          return MPI_ERR_IO;
-        }
-      for (const Range &V : P.Store.invalidIn(X.FileOff, X.FileOff + Len)) {
+      const PlannedChunk &PC = P.R.chunk(C); // (valid bytes were read in the sweeps above)
+      for (const Range &V : Missing[Ix]) {
         char *Out = D + (V.Lo - X.FileOff);
         if (PC.Class == ChunkClass::Broadcast && PC.Home != static_cast<int32_t>(P.R.me())) {
           // A broadcast reader without the bytes yet: the writer has them.

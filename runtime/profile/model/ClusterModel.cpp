@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "model/ClusterModel.h"
+#include "common/Sieve.h"
 
 #include <algorithm>
 #include <map>
@@ -78,6 +79,10 @@ struct Item {
 struct Call {
   uint32_t No = 0;
   std::vector<Item> Items;
+  /// Per item: 0 a request of its own, -1 read in an earlier item's sweep,
+  /// > 0 the first item of a sweep of that many bytes (Sieve.h).
+  std::vector<int64_t> Sweep;
+  std::vector<uint64_t> SweepAt; ///< where a sweep starts in the local file
   int64_t Sync = -1;       ///< synchronization key, -1 none
   uint32_t Members = 0;    ///< ranks that take part in it
   bool Reads = false, Writes = false;
@@ -178,14 +183,61 @@ Error modelRun(const Run &R, const ClusterParams &P, ModelResult &Out) {
           C.Members = Members;
         }
       }
+      // The node-local reads of the call, in sweeps as the layer reads them.
+      C.Sweep.assign(C.Items.size(), 0);
+      C.SweepAt.assign(C.Items.size(), 0);
+      std::vector<SievePiece> Local;
+      for (size_t K = 0; K < C.Items.size(); ++K) {
+        const Item &I = C.Items[K];
+        if (I.IsAccess && !(I.A->Flags & AfInternal) && I.A->Op == static_cast<uint8_t>(IoOp::Read) &&
+            static_cast<Target>(I.A->Target) == Target::Local && I.A->LocalOff != kNoLocal)
+          Local.push_back({I.A->LocalOff, I.A->Length, K});
+      }
+      // Consecutive node-local writes that follow each other in the local
+      // file: one write.
+      for (size_t K = 0; K < C.Items.size();) {
+        const Item &I = C.Items[K];
+        auto LocalWrite = [&](const Item &X) {
+          return X.IsAccess && !(X.A->Flags & AfInternal) && X.A->Op == static_cast<uint8_t>(IoOp::Write) &&
+                 static_cast<Target>(X.A->Target) == Target::Local && X.A->LocalOff != kNoLocal;
+        };
+        if (!LocalWrite(I)) {
+          ++K;
+          continue;
+        }
+        size_t J = K + 1;
+        uint64_t End = I.A->LocalOff + I.A->Length;
+        while (J < C.Items.size() && LocalWrite(C.Items[J]) && C.Items[J].A->LocalOff == End) {
+          End += C.Items[J].A->Length;
+          C.Sweep[J] = -1;
+          ++J;
+        }
+        C.Sweep[K] = static_cast<int64_t>(End - I.A->LocalOff);
+        C.SweepAt[K] = I.A->LocalOff;
+        K = J;
+      }
+      if (Local.size() > 1)
+        for (auto [First, Last] : sieve(Local)) {
+          size_t Lead = Local[First].Index;
+          uint64_t End = 0;
+          for (size_t K = First; K < Last; ++K) {
+            Lead = std::min(Lead, Local[K].Index);
+            End = std::max(End, Local[K].Local + Local[K].Len);
+          }
+          for (size_t K = First; K < Last; ++K)
+            C.Sweep[Local[K].Index] = -1;
+          C.Sweep[Lead] = static_cast<int64_t>(End - Local[First].Local);
+          C.SweepAt[Lead] = Local[First].Local; // the sweep starts where the group does
+        }
       Calls[Rk].push_back(std::move(C));
     }
   }
 
-  // Event loop.
-  std::vector<size_t> Next(N, 0);
-  std::vector<double> Clock(N, 0.0);
-  std::vector<bool> Waiting(N, false), Released(N, false);
+  // Event loop, one record at a time: the rank with the earliest clock
+  // goes next, so every device queue is served in time order.
+  std::vector<size_t> Next(N, 0), Cursor(N, 0);
+  std::vector<double> Clock(N, 0.0), CallStart(N, 0.0), PoolEnd(N, 0.0);
+  std::vector<bool> Waiting(N, false), InCall(N, false);
   struct Arrivals {
     std::vector<uint32_t> Ranks;
     uint32_t Members = 0;
@@ -226,19 +278,8 @@ Error modelRun(const Run &R, const ClusterParams &P, ModelResult &Out) {
     const LoggedFile *F = R.Ranks[Rk]->file(Id);
     return F ? fileKey(F->Path) : 0ull;
   };
-
-  // Runs call C of rank Rk from time T; pooled central pieces already served.
-  auto RunCall = [&](uint32_t Rk, const Call &C, double T, bool SkipPooled) {
-    double Start = T;
-    for (const Item &I : C.Items) {
-      if (!I.IsAccess)
-        continue;
-      const AccessRecord &A = *I.A;
-      if (SkipPooled && (A.Flags & AfCollective) && static_cast<Target>(A.Target) == Target::Shared)
-        continue;
-      T = Serve(Rk, A, FileOf(Rk, A.File), T);
-    }
-    return std::make_pair(Start, T);
+  auto Pooled = [](const AccessRecord &A) {
+    return (A.Flags & AfCollective) && static_cast<Target>(A.Target) == Target::Shared;
   };
 
   auto Account = [&](uint32_t Rk, const Call &C, double Start, double End) {
@@ -266,8 +307,54 @@ Error modelRun(const Run &R, const ClusterParams &P, ModelResult &Out) {
     }
   };
 
+  // Synchronizes the ranks of a collective call and serves its pooled
+  // central pieces as two-phase collective I/O would.
+  auto Release = [&](const Arrivals &A) {
+    double T = 0;
+    for (uint32_t X : A.Ranks)
+      T = std::max(T, Clock[X]);
+    std::vector<std::pair<uint64_t, uint64_t>> Pieces;
+    bool W = false;
+    uint64_t File = 0;
+    for (uint32_t X : A.Ranks)
+      for (const Item &I : Calls[X][Next[X]].Items)
+        if (I.IsAccess && Pooled(*I.A)) {
+          Pieces.push_back({I.A->Offset, I.A->Offset + I.A->Length});
+          W = I.A->Op == static_cast<uint8_t>(IoOp::Write);
+          File = FileOf(X, I.A->File);
+          Out.BytesByTarget[0] += I.A->Length;
+          if (I.A->Flags & AfInternal)
+            Out.InternalBytes += I.A->Length;
+        }
+    double Done = T;
+    if (!Pieces.empty()) {
+      std::sort(Pieces.begin(), Pieces.end());
+      std::vector<std::pair<uint64_t, uint64_t>> Runs;
+      for (auto &Pc : Pieces)
+        if (!Runs.empty() && Pc.first <= Runs.back().second)
+          Runs.back().second = std::max(Runs.back().second, Pc.second);
+        else
+          Runs.push_back(Pc);
+      for (auto &Rn : Runs)
+        for (uint64_t Off = Rn.first; Off < Rn.second; Off += P.CollectiveBuffer) {
+          uint64_t Len = std::min<uint64_t>(P.CollectiveBuffer, Rn.second - Off);
+          ++Out.CentralRequests;
+          double D1 = Dev[1].serve(Done, ~1ull, 0, Len, W);
+          double D2 = Dev[0].serve(Done, File, Off, Len, W);
+          Done = std::max(D1, D2);
+        }
+    }
+    for (uint32_t X : A.Ranks) {
+      Clock[X] = T;
+      CallStart[X] = T;
+      PoolEnd[X] = Done;
+      Waiting[X] = false;
+      InCall[X] = true;
+      Cursor[X] = 0;
+    }
+  };
+
   for (;;) {
-    // The runnable rank with the earliest clock.
     int Best = -1;
     for (uint32_t Rk = 0; Rk < N; ++Rk)
       if (!Waiting[Rk] && Next[Rk] < Calls[Rk].size() && (Best < 0 || Clock[Rk] < Clock[Best]))
@@ -280,84 +367,52 @@ Error modelRun(const Run &R, const ClusterParams &P, ModelResult &Out) {
       auto It = Pending.begin();
       Out.Notes.push_back(strf("a collective call was reached by %zu of %u ranks (truncated log?); released",
                                It->second.Ranks.size(), It->second.Members));
-      It->second.Members = static_cast<uint32_t>(It->second.Ranks.size());
-      // Fall through to the release below with this key.
-      int64_t Key = It->first;
       Arrivals A = It->second;
       Pending.erase(It);
-      double T = 0;
-      for (uint32_t Rk : A.Ranks)
-        T = std::max(T, Clock[Rk]);
-      for (uint32_t Rk : A.Ranks) {
-        Clock[Rk] = T;
-        Waiting[Rk] = false;
-        Released[Rk] = true;
-      }
-      (void)Key;
+      Release(A);
       continue;
     }
     uint32_t Rk = static_cast<uint32_t>(Best);
     const Call &C = Calls[Rk][Next[Rk]];
-    if (C.Sync >= 0 && !Released[Rk]) {
-      Arrivals &A = Pending[C.Sync];
-      A.Members = C.Members;
-      A.Ranks.push_back(Rk);
-      Waiting[Rk] = true;
-      if (A.Ranks.size() < A.Members)
+    if (!InCall[Rk]) {
+      if (C.Sync >= 0) {
+        Arrivals &A = Pending[C.Sync];
+        A.Members = C.Members;
+        A.Ranks.push_back(Rk);
+        Waiting[Rk] = true;
+        if (A.Ranks.size() >= A.Members) {
+          Arrivals Done = A;
+          Pending.erase(C.Sync);
+          Release(Done);
+        }
         continue;
-      // Everybody is here: synchronize, then serve the pooled central
-      // pieces of a collective access as two-phase I/O would.
-      double T = 0;
-      for (uint32_t X : A.Ranks)
-        T = std::max(T, Clock[X]);
-      std::vector<std::pair<uint64_t, uint64_t>> Pieces;
-      bool W = false;
-      uint64_t File = 0;
-      for (uint32_t X : A.Ranks)
-        for (const Item &I : Calls[X][Next[X]].Items)
-          if (I.IsAccess && (I.A->Flags & AfCollective) && static_cast<Target>(I.A->Target) == Target::Shared) {
-            Pieces.push_back({I.A->Offset, I.A->Offset + I.A->Length});
-            W = I.A->Op == static_cast<uint8_t>(IoOp::Write);
-            File = FileOf(X, I.A->File);
-            Out.BytesByTarget[0] += I.A->Length;
-            if (I.A->Flags & AfInternal)
-              Out.InternalBytes += I.A->Length;
-          }
-      double PoolDone = T;
-      if (!Pieces.empty()) {
-        std::sort(Pieces.begin(), Pieces.end());
-        std::vector<std::pair<uint64_t, uint64_t>> Runs;
-        for (auto &Pc : Pieces)
-          if (!Runs.empty() && Pc.first <= Runs.back().second)
-            Runs.back().second = std::max(Runs.back().second, Pc.second);
-          else
-            Runs.push_back(Pc);
-        for (auto &Rn : Runs)
-          for (uint64_t Off = Rn.first; Off < Rn.second; Off += P.CollectiveBuffer) {
-            uint64_t Len = std::min<uint64_t>(P.CollectiveBuffer, Rn.second - Off);
-            ++Out.CentralRequests;
-            double D1 = Dev[1].serve(PoolDone, ~1ull, 0, Len, W);
-            double D2 = Dev[0].serve(PoolDone, File, Off, Len, W);
-            PoolDone = std::max(D1, D2);
-          }
       }
-      for (uint32_t X : A.Ranks) {
-        const Call &CX = Calls[X][Next[X]];
-        auto [S, E] = RunCall(X, CX, T, true);
-        E = std::max(E, PoolDone);
-        Account(X, CX, S, E);
-        Clock[X] = E;
-        Waiting[X] = false;
-        Released[X] = false;
-        ++Next[X];
-      }
-      Pending.erase(C.Sync);
-      continue;
+      InCall[Rk] = true;
+      Cursor[Rk] = 0;
+      CallStart[Rk] = PoolEnd[Rk] = Clock[Rk];
     }
-    auto [S, E] = RunCall(Rk, C, Clock[Rk], false);
-    Account(Rk, C, S, E);
-    Clock[Rk] = E;
-    Released[Rk] = false;
+    // One record of the call (pooled pieces were served at the release).
+    while (Cursor[Rk] < C.Items.size()) {
+      size_t K = Cursor[Rk]++;
+      const Item &I = C.Items[K];
+      if (!I.IsAccess || Pooled(*I.A) || C.Sweep[K] < 0)
+        continue;
+      if (C.Sweep[K] > 0) { // one read over the group's span, or one merged write
+        AccessRecord A = *I.A;
+        A.LocalOff = C.SweepAt[K];
+        A.Length = static_cast<uint64_t>(C.Sweep[K]);
+        Clock[Rk] = Serve(Rk, A, FileOf(Rk, A.File), Clock[Rk]);
+        break;
+      }
+      Clock[Rk] = Serve(Rk, *I.A, FileOf(Rk, I.A->File), Clock[Rk]);
+      break;
+    }
+    if (Cursor[Rk] < C.Items.size())
+      continue;
+    double End = std::max(Clock[Rk], PoolEnd[Rk]);
+    Account(Rk, C, CallStart[Rk], End);
+    Clock[Rk] = End;
+    InCall[Rk] = false;
     ++Next[Rk];
   }
 

@@ -319,7 +319,9 @@ void Runtime::logAccess(const OpenFile &F, uint16_t Flags, const std::vector<Ser
     AccessRecord A{};
     A.Kind = RecAccess;
     A.Op = static_cast<uint8_t>(S.Op);
-    A.Flags = static_cast<uint16_t>(Flags | (S.Internal ? AfInternal : 0) | (S.Collective ? AfCollective : 0));
+    // The layer's own traffic is collective only when it says so.
+    uint16_t Fl = S.Internal ? static_cast<uint16_t>((Flags & ~AfCollective) | AfInternal) : Flags;
+    A.Flags = static_cast<uint16_t>(Fl | (S.Collective ? AfCollective : 0));
     A.File = F.LogId;
     A.Offset = S.FileOff;
     A.Length = S.Len;

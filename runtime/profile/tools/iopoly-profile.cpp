@@ -90,7 +90,8 @@ int cmdShow(const std::vector<Section> &Secs) {
                            secs(A.Start), secs(A.End), A.Call, A.Op ? "write" : "read", A.File, A.Offset, A.Length,
                            flagsText(A.Flags).c_str(), A.Target ? " -> " : "",
                            A.Target ? (std::string(targetName(static_cast<Target>(A.Target))) +
-                                       (A.Target >= 2 ? strf(" %u", A.Peer) : ""))
+                                       (A.Target >= 2 ? strf(" %u", A.Peer) : "") +
+                                       (A.LocalOff != kNoLocal ? strf(" @%" PRIu64, A.LocalOff) : ""))
                                           .c_str()
                                     : ""), 0});
     for (const EventRecord &E : S.Events)
