@@ -31,6 +31,7 @@
 #include <climits>
 #include <map>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -132,6 +133,17 @@ public:
 
   int threadLevel(int Required) override {
     return runtime().Opt.PlanPath.empty() ? Required : MPI_THREAD_MULTIPLE;
+  }
+
+  void beforeInit() override {
+#ifdef OMPI_MAJOR_VERSION
+    // Open MPI's OMPIO progresses nonblocking file requests from any thread
+    // that enters MPI, and the layer's helper thread makes that crash
+    // (seen with 4.1: mca_common_ompio_progress). ROMIO completes them in
+    // the call. The user's own choice of io component is kept.
+    if (!runtime().Opt.PlanPath.empty())
+      setenv("OMPI_MCA_io", "romio321", 0);
+#endif
   }
 
   bool start() override {
@@ -681,34 +693,40 @@ int PartitionLayer::writePieces(OpenFile &F, PFile &P, AccessReq &R, const std::
   }
   if (int Rc = FlushRun())
     return Rc;
-  // The updates: batched per reader, acknowledged before the call returns.
+  // The updates: one message per reader (or more for large ones), sent to
+  // every reader at once, all acknowledged before the call returns.
+  std::vector<Service::Batch> Out;
+  bool First = true;
   for (auto &[H, Parts] : Pushes) {
     int Peer = P.WorldOf[H];
     for (size_t I = 0; I < Parts.size();) {
-      std::vector<char> Payload;
       size_t J = I;
       uint64_t Bytes = 0;
       while (J < Parts.size() && (J == I || Bytes + Parts[J].first.Len <= Service::MaxMessage / 2)) {
         Bytes += Parts[J].first.Len;
         ++J;
       }
-      Payload.resize((J - I) * sizeof(PushPart) + Bytes);
-      char *Table = Payload.data(), *Data = Payload.data() + (J - I) * sizeof(PushPart);
+      Service::Batch B{Peer, MsgType::PushBatch, P.Instance, static_cast<uint32_t>(J - I), {}};
+      B.Payload.resize((J - I) * sizeof(PushPart) + Bytes);
+      char *Table = B.Payload.data(), *Data = B.Payload.data() + (J - I) * sizeof(PushPart);
       for (size_t K = I; K < J; ++K) {
         std::memcpy(Table + (K - I) * sizeof(PushPart), &Parts[K].first, sizeof(PushPart));
         std::memcpy(Data, Parts[K].second, Parts[K].first.Len);
         Data += Parts[K].first.Len;
       }
-      if (Svc.send(Peer, MsgType::PushBatch, P.Instance, static_cast<uint32_t>(J - I), Payload))
-        return MPI_ERR_IO;
-      const PushPart &First = Parts[I].first;
-      Served L{IoOp::Write, First.Off, Bytes, Target::Push, static_cast<uint32_t>(Peer), true};
-      L.LocalOff = P.R.localOffsetOf(H, First.Chunk, First.Off);
+      Out.push_back(std::move(B));
+      const PushPart &F0 = Parts[I].first;
+      Served L{IoOp::Write, F0.Off, Bytes, Target::Push, static_cast<uint32_t>(Peer), true};
+      L.LocalOff = P.R.localOffsetOf(H, F0.Chunk, F0.Off);
+      L.Concurrent = !First;
+      First = false;
       R.Log.push_back(L);
       P.count(&Counters::PushBytes, Bytes);
       I = J;
     }
   }
+  if (!Out.empty() && Svc.sendAll(Out))
+    return MPI_ERR_IO;
   if (Foreign)
     P.count(&Counters::ForeignCalls, 1);
   return MPI_SUCCESS;

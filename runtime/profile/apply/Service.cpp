@@ -130,4 +130,32 @@ uint32_t Service::send(int Peer, MsgType T, uint64_t Instance, uint32_t Count, c
   return Rc != MPI_SUCCESS ? static_cast<uint32_t>(Rc) : Back.Status;
 }
 
+uint32_t Service::sendAll(std::vector<Batch> &Q) {
+  size_t N = Q.size();
+  std::vector<std::vector<char>> Msgs(N);
+  std::vector<MsgHeader> Back(N);
+  std::vector<MPI_Request> Reqs(2 * N, MPI_REQUEST_NULL);
+  for (size_t I = 0; I < N; ++I) {
+    MsgHeader Hd;
+    Hd.Type = static_cast<uint32_t>(Q[I].Type);
+    Hd.ReplyTag = kFirstReplyTag + NextTag.fetch_add(1, std::memory_order_relaxed) % kReplyTags;
+    Hd.Instance = Q[I].Instance;
+    Hd.Chunk = Q[I].Count;
+    Hd.Len = Q[I].Payload.size();
+    Msgs[I].resize(sizeof Hd + Q[I].Payload.size());
+    std::memcpy(Msgs[I].data(), &Hd, sizeof Hd);
+    if (!Q[I].Payload.empty())
+      std::memcpy(Msgs[I].data() + sizeof Hd, Q[I].Payload.data(), Q[I].Payload.size());
+    PMPI_Irecv(&Back[I], sizeof(MsgHeader), MPI_BYTE, Q[I].Peer, static_cast<int>(Hd.ReplyTag), Comm, &Reqs[2 * I]);
+    PMPI_Isend(Msgs[I].data(), static_cast<int>(Msgs[I].size()), MPI_BYTE, Q[I].Peer, kRequestTag, Comm,
+               &Reqs[2 * I + 1]);
+  }
+  if (int Rc = PMPI_Waitall(static_cast<int>(Reqs.size()), Reqs.data(), MPI_STATUSES_IGNORE))
+    return static_cast<uint32_t>(Rc);
+  for (const MsgHeader &B : Back)
+    if (B.Status)
+      return B.Status;
+  return 0;
+}
+
 } // namespace iopoly::prof

@@ -60,6 +60,15 @@ public:
 
   /// One request with a prepared payload (PushBatch); answered before return.
   uint32_t send(int Peer, MsgType T, uint64_t Instance, uint32_t Count, const std::vector<char> &Payload);
+  /// Several such requests to different ranks at once; the first failure.
+  struct Batch {
+    int Peer;
+    MsgType Type;
+    uint64_t Instance;
+    uint32_t Count;
+    std::vector<char> Payload;
+  };
+  uint32_t sendAll(std::vector<Batch> &Requests);
   static constexpr uint64_t MaxMessage = 16u << 20; ///< larger requests are split
 
 private:

@@ -53,6 +53,7 @@ enum AccessFlag : uint16_t {
   AfSplit = 1 << 8,       ///< split collective (_begin/_end)
   AfIncomplete = 1 << 9,  ///< nonblocking, never seen to complete
   AfFailed = 1 << 10,     ///< the call returned an error
+  AfConcurrent = 1 << 11, ///< issued together with the previous record (not after it)
 };
 
 /// Where the partition layer served the bytes (0 for plain profiles).

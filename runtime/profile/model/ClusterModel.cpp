@@ -236,7 +236,7 @@ Error modelRun(const Run &R, const ClusterParams &P, ModelResult &Out) {
   // Event loop, one record at a time: the rank with the earliest clock
   // goes next, so every device queue is served in time order.
   std::vector<size_t> Next(N, 0), Cursor(N, 0);
-  std::vector<double> Clock(N, 0.0), CallStart(N, 0.0), PoolEnd(N, 0.0);
+  std::vector<double> Clock(N, 0.0), CallStart(N, 0.0), PoolEnd(N, 0.0), IssuedAt(N, 0.0);
   std::vector<bool> Waiting(N, false), InCall(N, false);
   struct Arrivals {
     std::vector<uint32_t> Ranks;
@@ -404,6 +404,11 @@ Error modelRun(const Run &R, const ClusterParams &P, ModelResult &Out) {
         Clock[Rk] = Serve(Rk, A, FileOf(Rk, A.File), Clock[Rk]);
         break;
       }
+      if (I.A->Flags & AfConcurrent) { // issued with the previous one: overlaps it
+        Clock[Rk] = std::max(Clock[Rk], Serve(Rk, *I.A, FileOf(Rk, I.A->File), IssuedAt[Rk]));
+        break;
+      }
+      IssuedAt[Rk] = Clock[Rk];
       Clock[Rk] = Serve(Rk, *I.A, FileOf(Rk, I.A->File), Clock[Rk]);
       break;
     }

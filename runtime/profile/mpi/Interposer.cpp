@@ -47,8 +47,6 @@ std::mutex PendMu;
 std::unordered_map<MPI_Request, PendingIO> Pending;
 std::atomic<size_t> PendingCount{0};
 
-int CommSelfKey = MPI_KEYVAL_INVALID;
-
 uint16_t flagsOf(const AccessReq &R, const OpenFile *F) {
   uint16_t Fl = 0;
   if (R.Collective)
@@ -187,11 +185,20 @@ int rawCall(MPI_File Fh, const AccessReq &R, Form How) {
   return MPI_ERR_INTERN;
 }
 
-/// Every layer step at MPI_Finalize: our COMM_SELF attribute is deleted
-/// first thing in MPI_Finalize, after those set later (Open MPI and MPICH
-/// delete them in reverse order), so files that other libraries close
-/// there (iopoly's mpiio backend) are already closed.
+/// Every layer step at MPI_Finalize happens in the delete callback of an
+/// attribute on MPI_COMM_SELF, which MPI_Finalize deletes first thing,
+/// while MPI is whole. MPI runs those callbacks in reverse order of
+/// setting, and ROMIO tears itself down in one it sets at its first
+/// MPI_File_open: so ours is set again after every open (the first of our
+/// callbacks to run does the work). Files that another library closes in
+/// its own callback (iopoly's mpiio backend) are gathered here first and
+/// passed through afterwards.
 int onCommSelfFree(MPI_Comm, int, void *, void *);
+void armFinalizeHook() {
+  int Key = MPI_KEYVAL_INVALID;
+  if (PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, onCommSelfFree, &Key, nullptr) == MPI_SUCCESS)
+    PMPI_Comm_set_attr(MPI_COMM_SELF, Key, nullptr);
+}
 
 void finalizeLayers() {
   Runtime &Rt = runtime();
@@ -321,7 +328,7 @@ void Runtime::logAccess(const OpenFile &F, uint16_t Flags, const std::vector<Ser
     A.Op = static_cast<uint8_t>(S.Op);
     // The layer's own traffic is collective only when it says so.
     uint16_t Fl = S.Internal ? static_cast<uint16_t>((Flags & ~AfCollective) | AfInternal) : Flags;
-    A.Flags = static_cast<uint16_t>(Fl | (S.Collective ? AfCollective : 0));
+    A.Flags = static_cast<uint16_t>(Fl | (S.Collective ? AfCollective : 0) | (S.Concurrent ? AfConcurrent : 0));
     A.File = F.LogId;
     A.Offset = S.FileOff;
     A.Length = S.Len;
@@ -390,6 +397,8 @@ int init(int *Argc, char ***Argv, int Required, int *Provided) {
   Rt.L = createLayer();
   Error E = readOptions(Rt.Opt);
   int Level = E ? Required : Rt.L->threadLevel(Required);
+  if (!E)
+    Rt.L->beforeInit();
   int Got = MPI_THREAD_SINGLE;
   int Rc = PMPI_Init_thread(Argc, Argv, Level, &Got);
   if (Provided)
@@ -437,8 +446,7 @@ int init(int *Argc, char ***Argv, int Required, int *Provided) {
   }
   if (!Rt.L->start())
     Rt.Active = Rt.Logging; // the layer is off; the profile (if any) goes on
-  PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, onCommSelfFree, &CommSelfKey, nullptr);
-  PMPI_Comm_set_attr(MPI_COMM_SELF, CommSelfKey, nullptr);
+  armFinalizeHook();
   return Rc;
 }
 
@@ -455,6 +463,7 @@ int open(MPI_Comm Comm, const char *Name, int Amode, MPI_Info Info, MPI_File *Fh
   int Rc = PMPI_File_open(Comm, Name, Amode, Info, Fh);
   if (Rc != MPI_SUCCESS || !Rt.Active || Rt.Finalized)
     return Rc;
+  armFinalizeHook();
   auto F = std::make_unique<OpenFile>();
   F->Fh = *Fh;
   F->Path = canonicalFile(Name);

@@ -41,6 +41,7 @@ struct Served {
   bool Internal = false; ///< the layer's own traffic (staging, gather)
   uint64_t LocalOff = kNoLocal; ///< where in the node-local file
   bool Collective = false;      ///< part of a collective call of the layer
+  bool Concurrent = false;      ///< issued together with the previous piece
 };
 
 /// Per-file state a layer keeps.
@@ -100,6 +101,8 @@ public:
   virtual const char *name() const = 0;
   /// The thread level to ask MPI for, given the program's.
   virtual int threadLevel(int Required) { return Required; }
+  /// Just before PMPI_Init_thread (options are read).
+  virtual void beforeInit() {}
   /// After MPI_Init (options read, rank known). Returns false to stay off.
   virtual bool start() { return true; }
   /// Collective: the file was opened and registered. A failure closes it

@@ -42,7 +42,7 @@ std::string flagsText(uint16_t F) {
   static const std::pair<uint16_t, const char *> Names[] = {
       {AfCollective, "coll"}, {AfNonblocking, "nb"},       {AfSharedPtr, "shared"}, {AfOrdered, "ordered"},
       {AfIndivPtr, "indiv"},  {AfPosix, "posix"},          {AfInternal, "internal"}, {AfViewUnknown, "noview"},
-      {AfSplit, "split"},     {AfIncomplete, "incomplete"}, {AfFailed, "failed"}};
+      {AfSplit, "split"},     {AfIncomplete, "incomplete"}, {AfFailed, "failed"},      {AfConcurrent, "concurrent"}};
   std::string S;
   for (auto &[Bit, Name] : Names)
     if (F & Bit)
