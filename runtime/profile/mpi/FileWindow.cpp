@@ -7,6 +7,47 @@
 
 namespace iopoly::prof {
 
+void WorldSlots::create() {
+  int Rank = 0;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &Rank);
+  MPI_Aint Bytes = Rank == 0 ? 2 * Slots * static_cast<MPI_Aint>(sizeof(int64_t)) : 0;
+  if (PMPI_Win_allocate(Bytes, sizeof(int64_t), MPI_INFO_NULL, MPI_COMM_WORLD, &Base, &Win) != MPI_SUCCESS) {
+    Win = MPI_WIN_NULL;
+    return;
+  }
+  if (Rank == 0)
+    for (int I = 0; I < 2 * Slots; ++I)
+      Base[I] = 0;
+  PMPI_Barrier(MPI_COMM_WORLD);
+  // One passive epoch for the program's life: each operation is then an
+  // atomic and a flush, without taking a lock.
+  PMPI_Win_lock_all(MPI_MODE_NOCHECK, Win);
+}
+
+void WorldSlots::free() {
+  if (Win == MPI_WIN_NULL)
+    return;
+  PMPI_Win_unlock_all(Win);
+  PMPI_Win_free(&Win);
+  Win = MPI_WIN_NULL;
+}
+
+int WorldSlots::take() {
+  std::lock_guard<std::mutex> G(Mu);
+  for (int I = 0; I < Slots; ++I)
+    if (!Used[static_cast<size_t>(I)]) {
+      Used[static_cast<size_t>(I)] = true;
+      return I;
+    }
+  return -1;
+}
+
+void WorldSlots::give(int Slot) {
+  std::lock_guard<std::mutex> G(Mu);
+  if (Slot >= 0 && Slot < Slots)
+    Used[static_cast<size_t>(Slot)] = false;
+}
+
 int FileWindow::create(MPI_Comm Comm) {
   int Size = 1, Rank = 0;
   PMPI_Comm_size(Comm, &Size);
@@ -20,6 +61,7 @@ int FileWindow::create(MPI_Comm Comm) {
     Win = MPI_WIN_NULL;
     return Rc;
   }
+  Own = true;
   if (Rank == 0) {
     PMPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, Win);
     Base[0] = 0;
@@ -27,17 +69,31 @@ int FileWindow::create(MPI_Comm Comm) {
     PMPI_Win_unlock(0, Win);
   }
   PMPI_Barrier(Comm);
-  // One passive epoch for the file's life: each operation is then an
-  // atomic and a flush, without taking a lock.
   PMPI_Win_lock_all(MPI_MODE_NOCHECK, Win);
   return MPI_SUCCESS;
 }
 
+void FileWindow::attach(WorldSlots &W, int S, bool Root) {
+  Local = false;
+  Own = false;
+  Pool = &W;
+  Slot = S;
+  Win = W.window();
+  First = 2 * S;
+  if (Root) {
+    setPointer(0);
+    setSize(0);
+  }
+}
+
 void FileWindow::free() {
-  if (Win != MPI_WIN_NULL) {
+  if (Own && Win != MPI_WIN_NULL) {
     PMPI_Win_unlock_all(Win);
     PMPI_Win_free(&Win);
   }
+  if (Pool)
+    Pool->give(Slot);
+  Pool = nullptr;
   Win = MPI_WIN_NULL;
 }
 
@@ -54,7 +110,7 @@ int64_t FileWindow::rmw(int Disp, int64_t Operand, MPI_Op Op) {
     return Old;
   }
   int64_t Old = 0;
-  PMPI_Fetch_and_op(&Operand, &Old, MPI_INT64_T, 0, Disp, Op, Win);
+  PMPI_Fetch_and_op(&Operand, &Old, MPI_INT64_T, 0, First + Disp, Op, Win);
   PMPI_Win_flush(0, Win);
   return Old;
 }

@@ -224,6 +224,9 @@ void finalizeLayers() {
   }
   Rt.L->finalizing();
   Rt.Finalized = true;
+  Rt.Slots.free();
+  if (Rt.WorldDup != MPI_COMM_NULL)
+    PMPI_Comm_free(&Rt.WorldDup);
   if (!Rt.Logging)
     return;
   // Nonblocking accesses never seen to complete.
@@ -446,6 +449,10 @@ int init(int *Argc, char ***Argv, int Required, int *Provided) {
   }
   if (!Rt.L->start())
     Rt.Active = Rt.Logging; // the layer is off; the profile (if any) goes on
+  if (Rt.Active) {
+    PMPI_Comm_dup(MPI_COMM_WORLD, &Rt.WorldDup);
+    Rt.Slots.create();
+  }
   armFinalizeHook();
   return Rc;
 }
@@ -468,22 +475,34 @@ int open(MPI_Comm Comm, const char *Name, int Amode, MPI_Info Info, MPI_File *Fh
   F->Fh = *Fh;
   F->Path = canonicalFile(Name);
   F->Amode = Amode;
-  PMPI_Comm_dup(Comm, &F->Comm);
+  // Files opened on every rank share the runtime's communicator and a slot
+  // of its window (no collective set-up here); others get their own.
+  int Cmp = MPI_UNEQUAL;
+  PMPI_Comm_compare(Comm, MPI_COMM_WORLD, &Cmp);
+  bool World = (Cmp == MPI_IDENT || Cmp == MPI_CONGRUENT) && Rt.WorldDup != MPI_COMM_NULL;
+  int Slot = World ? Rt.Slots.take() : -1;
+  if (World) {
+    F->Comm = Rt.WorldDup;
+    F->CommShared = true;
+  } else {
+    PMPI_Comm_dup(Comm, &F->Comm);
+  }
   PMPI_Comm_rank(F->Comm, &F->CommRank);
   PMPI_Comm_size(F->Comm, &F->CommSize);
-  uint64_t Inst = 0;
-  if (F->CommRank == 0)
-    Inst = (static_cast<uint64_t>(Rt.WorldRank) << 32) | OpenCounter++;
-  PMPI_Bcast(&Inst, 1, MPI_UINT64_T, 0, F->Comm);
-  F->Instance = Inst;
-  F->Win.create(F->Comm);
   MPI_Offset Size = 0;
   PMPI_File_get_size(F->Fh, &Size);
-  if (Amode & MPI_MODE_APPEND) {
-    if (F->CommRank == 0)
+  if (Slot >= 0)
+    F->Win.attach(Rt.Slots, Slot, F->CommRank == 0); // rank 0 resets it before the broadcast below
+  else
+    F->Win.create(F->Comm);
+  uint64_t Inst = 0;
+  if (F->CommRank == 0) {
+    Inst = (static_cast<uint64_t>(Rt.WorldRank) << 32) | OpenCounter++;
+    if (Amode & MPI_MODE_APPEND)
       F->Win.setPointer(Size);
-    PMPI_Barrier(F->Comm);
   }
+  PMPI_Bcast(&Inst, 1, MPI_UINT64_T, 0, F->Comm); // also: nobody uses the window before rank 0 set it
+  F->Instance = Inst;
   F->LogId = Rt.Log.addFile(F->Path, F->Instance, static_cast<uint32_t>(F->CommSize),
                             static_cast<uint32_t>(F->CommRank), static_cast<uint32_t>(Amode), false);
   OpenFile *P = F.get();
@@ -500,7 +519,8 @@ int open(MPI_Comm Comm, const char *Name, int Amode, MPI_Info Info, MPI_File *Fh
       Table.erase(*Fh);
     }
     Gone->Win.free();
-    PMPI_Comm_free(&Gone->Comm);
+    if (!Gone->CommShared)
+      PMPI_Comm_free(&Gone->Comm);
     PMPI_File_close(Fh);
     return LRc;
   }
@@ -528,8 +548,9 @@ int close(MPI_File *Fh) {
   if (!Rt.Finalized) {
     Rt.L->closed(*F);
     F->Win.free();
+    if (!F->CommShared)
+      PMPI_Comm_free(&F->Comm);
   }
-  PMPI_Comm_free(&F->Comm);
   Rt.logEvent(F->LogId, EventKind::Close, AfCollective, static_cast<uint64_t>(Size), 0, 0, T0, Rt.now(), Call);
   {
     std::lock_guard<std::mutex> G(TableMu);

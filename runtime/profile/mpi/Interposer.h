@@ -53,6 +53,7 @@ struct OpenFile {
   MPI_File Fh = MPI_FILE_NULL;
   std::string Path;                ///< canonical absolute path
   MPI_Comm Comm = MPI_COMM_NULL;   ///< a duplicate of the open communicator
+  bool CommShared = false;         ///< Comm is the runtime's duplicate of MPI_COMM_WORLD
   int CommRank = 0, CommSize = 1, Amode = 0;
   uint64_t Instance = 0;           ///< the same on every rank of the open
   uint32_t LogId = 0;
@@ -140,6 +141,8 @@ struct Runtime {
   uint64_t RunId = 0, T0 = 0;   ///< T0: monotonic ns
   LogWriter Log;
   bool Logging = false;
+  MPI_Comm WorldDup = MPI_COMM_NULL; ///< for files opened on all ranks
+  WorldSlots Slots;                  ///< their shared pointers and sizes
   std::atomic<uint32_t> Calls{0};
   Layer *L = nullptr;
 
