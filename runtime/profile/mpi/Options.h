@@ -31,6 +31,11 @@
 
 namespace iopoly::prof {
 
+/// Every variable readOptions() reads (the README documents each).
+constexpr const char *kOptionVariables[] = {
+    "IOPOLY_PROFILE",        "IOPOLY_PROFILE_MERGE",    "IOPOLY_PROFILE_POSIX",     "IOPOLY_PARTITION_PLAN",
+    "IOPOLY_LOCAL_DIR",      "IOPOLY_PARTITION_GATHER", "IOPOLY_PARTITION_REPORT", "IOPOLY_PARTITION_VERBOSE"};
+
 struct Options {
   std::string Profile;     ///< IOPOLY_PROFILE, unexpanded ("" = off)
   bool Merge = true;       ///< IOPOLY_PROFILE_MERGE
