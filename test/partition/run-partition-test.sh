@@ -134,6 +134,12 @@ case "$scenario" in
     [ "$(report_sum push_bytes)" -gt 0 ] || fail "no broadcast update was sent"
     [ "$(report_sum foreign_calls)" -eq 0 ] || fail "a matching plan reported a mismatch"
     [ "$(report_sum gather_bytes)" -gt 0 ] || fail "nothing was gathered"
+    # A file still open at MPI_Finalize is gathered there.
+    rm out.dat
+    mpi 4 workload-partition --noclose input.dat "$work/out.dat" > noclose.out 2> noclose.err ||
+      { cat noclose.err >&2; fail "planned run without MPI_File_close"; }
+    same out.dat ref.dat
+    same noclose.out ref.out
     # The run's own log says where each byte went; the model reads it.
     profile model applied.iopp > model.txt
     expect_in model.txt "bytes served: shared"

@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
  *
- * workload [--block N] [--shift K] [--iters I] [--seed S] [--crash] INPUT OUTPUT
+ * workload [--block N] [--shift K] [--iters I] [--seed S] [--crash] [--noclose] INPUT OUTPUT
  *
  * INPUT (read only): every rank reads the 64-byte header (a duplicated
  * chunk) and its own block (local). OUTPUT, per iteration: rank 0 writes
@@ -15,7 +15,8 @@
  * the next block (broadcast) and checks them. The checksum of every byte
  * read is printed by rank 0: equal checksums, equal reads. --crash: every
  * rank stops with _exit(3) right after the first iteration's block writes,
- * as a node failure would.
+ * as a node failure would. --noclose: OUTPUT is left open at MPI_Finalize
+ * (the layer must gather it there).
  *===----------------------------------------------------------------------===*/
 #include "ptest.h"
 
@@ -28,7 +29,7 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &n);
   pt_rank = r;
   long long B = 65536;
-  int K = 0, iters = 2, crash = 0;
+  int K = 0, iters = 2, crash = 0, noclose = 0;
   unsigned seed = 1;
   int a = 1;
   for (; a < argc && argv[a][0] == '-'; ++a) {
@@ -42,6 +43,8 @@ int main(int argc, char **argv) {
       seed = (unsigned)atoi(argv[++a]);
     else if (!strcmp(argv[a], "--crash"))
       crash = 1;
+    else if (!strcmp(argv[a], "--noclose"))
+      noclose = 1;
     else
       PT_CHECK(!"unknown option");
   }
@@ -127,7 +130,8 @@ int main(int argc, char **argv) {
     PT_CHECK(size == log + (long long)(it + 1) * 8 * n);
     MPI_Barrier(MPI_COMM_WORLD);
   }
-  PT_MPI(MPI_File_close(&out));
+  if (!noclose)
+    PT_MPI(MPI_File_close(&out));
   MPI_Type_free(&strided);
   unsigned long long all[1024];
   PT_CHECK(n <= 1024);

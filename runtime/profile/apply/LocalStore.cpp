@@ -71,16 +71,6 @@ uint64_t LocalStore::epoch(uint32_t C) {
   return Epochs[C];
 }
 
-std::vector<Range> LocalStore::validIn(uint64_t Lo, uint64_t Hi) {
-  std::lock_guard<std::mutex> G(Mu);
-  return Valid.inside(Lo, Hi);
-}
-
-std::vector<Range> LocalStore::invalidIn(uint64_t Lo, uint64_t Hi) {
-  std::lock_guard<std::mutex> G(Mu);
-  return Valid.outside(Lo, Hi);
-}
-
 void LocalStore::split(uint64_t Lo, uint64_t Hi, std::vector<Range> &In, std::vector<Range> &Out) {
   std::lock_guard<std::mutex> G(Mu);
   In = Valid.inside(Lo, Hi);

@@ -43,10 +43,8 @@ public:
   Error resume(uint64_t RunId, bool WithDirty);
 
   uint64_t epoch(uint32_t C);
-  /// Parts of [Lo, Hi) that are valid here.
-  std::vector<Range> validIn(uint64_t Lo, uint64_t Hi);
-  std::vector<Range> invalidIn(uint64_t Lo, uint64_t Hi);
-  /// Both at once (one consistent view when updates arrive meanwhile).
+  /// The parts of [Lo, Hi) that are valid here and those that are not, in
+  /// one consistent view (updates may arrive meanwhile).
   void split(uint64_t Lo, uint64_t Hi, std::vector<Range> &Valid, std::vector<Range> &Invalid);
 
   Error read(uint32_t C, uint64_t Off, char *Buf, uint64_t Len);

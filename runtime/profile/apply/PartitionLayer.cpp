@@ -46,12 +46,6 @@ struct Counters {
   uint64_t LocalRead = 0, LocalWrite = 0, SharedRead = 0, SharedWrite = 0;
   uint64_t RemoteRead = 0, RemoteWrite = 0, PushBytes = 0, StageBytes = 0, GatherBytes = 0;
   uint64_t ForeignCalls = 0, ForeignBytes = 0, ReadOnlyWrites = 0, OutsideBytes = 0;
-  void add(const Counters &O) {
-    uint64_t *A = &LocalRead;
-    const uint64_t *B = &O.LocalRead;
-    for (size_t I = 0; I < sizeof(Counters) / sizeof(uint64_t); ++I)
-      A[I] += B[I];
-  }
 };
 
 struct PFile final : LayerFile {

@@ -36,14 +36,6 @@ int32_t Router::chunkAt(uint64_t Off) const {
   return static_cast<int32_t>(It - Plan.Chunks.begin());
 }
 
-uint64_t Router::partitionBytes() const {
-  uint64_t N = 0;
-  if (Me < Plan.Partitions.size())
-    for (const PartitionEntry &E : Plan.Partitions[Me])
-      N = std::max(N, E.LocalOffset + Plan.Chunks[E.Chunk].C.Length);
-  return N;
-}
-
 void Router::route(IoOp Op, const Piece &Pc, std::vector<Routed> &Out) const {
   uint64_t Pos = Pc.FileOff, End = Pc.FileOff + Pc.Len;
   auto It = std::upper_bound(Plan.Chunks.begin(), Plan.Chunks.end(), Pos,

@@ -68,8 +68,6 @@ public:
   /// chunk was written).
   void revoke(uint32_t C) { Revoked[C].store(1, std::memory_order_relaxed); }
   bool revoked(uint32_t C) const { return Revoked[C].load(std::memory_order_relaxed); }
-  /// Bytes of my partition (my node-local file's size).
-  uint64_t partitionBytes() const;
 
 private:
   FilePlan Plan;

@@ -136,7 +136,7 @@ struct Tally {
   uint64_t Calls = 0, Pieces = 0, Bytes = 0;
   double Seconds = 0;
   std::vector<uint64_t> Sizes;
-  std::set<uint32_t> CallIds;
+  std::set<std::pair<uint32_t, uint32_t>> CallIds; ///< (rank, call)
 };
 
 int cmdSummary(const std::vector<Run> &Runs) {
@@ -168,7 +168,7 @@ int cmdSummary(const std::vector<Run> &Runs) {
         for (Tally *T : {&ByFile[F ? F->Path : "?"][A.Op], &ByRank[S->Rank][A.Op]}) {
           T->Pieces += 1;
           T->Bytes += A.Length;
-          if (T->CallIds.insert(A.Call).second) {
+          if (T->CallIds.insert({S->Rank, A.Call}).second) {
             T->Calls += 1;
             T->Seconds += A.End > A.Start ? secs(A.End - A.Start) : 0;
           }
