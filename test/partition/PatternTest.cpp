@@ -11,6 +11,7 @@
 #include "partition/Plan.h"
 
 #include <gtest/gtest.h>
+#include <tuple>
 
 using namespace iopoly::prof;
 using namespace iopoly::prof::test;
@@ -145,4 +146,75 @@ TEST(Pattern, PlanAppliesAtEightFromFourAndSixteenOrSaysWhy) {
   Error E = resolvePlan(*F, 6, V, How);
   ASSERT_FALSE(E.ok());
   EXPECT_NE(E.message().find("not a whole number"), std::string::npos) << E.message();
+}
+
+namespace {
+/// Mandelbrot: rank 0 writes a header every rank reads; bands of H/P rows.
+RunAccesses image(uint32_t P, uint64_t Rows = 64, uint64_t W = 256) {
+  std::vector<Access> L;
+  L.push_back(acc(0, 'w', 0, 64, 1));
+  for (uint32_t R = 0; R < P; ++R)
+    for (uint64_t Y = 0; Y < Rows / P; ++Y)
+      L.push_back(acc(R, 'w', 64 + (R * (Rows / P) + Y) * W, W, 2 + Y));
+  for (uint32_t R = 0; R < P; ++R)
+    L.push_back(acc(R, 'r', 0, 64, 100));
+  // The header write comes first on rank 0: put it in rank 0's order.
+  std::stable_sort(L.begin(), L.end(), [](const Access &A, const Access &B) { return A.Rank < B.Rank; });
+  return run(P, L);
+}
+} // namespace
+
+TEST(Pattern, TheFirstRanksOwnAccessesAsideTheCommonPattern) {
+  RankModel M4, M8, M;
+  ASSERT_TRUE(fitRun(image(4), M4).ok());
+  ASSERT_EQ(M4.Edges.size(), 1u);
+  EXPECT_FALSE(M4.Edges[0].Last);
+  ASSERT_TRUE(fitRun(image(8), M8).ok());
+  ASSERT_TRUE(combineModels({M4, M8}, M).ok());
+  std::vector<Access> Got;
+  ASSERT_TRUE(instantiate(M, 16, Got).ok());
+  RankModel M16;
+  ASSERT_TRUE(fitRun(image(16), M16).ok());
+  std::vector<Access> Want;
+  ASSERT_TRUE(instantiate(M16, 16, Want).ok());
+  auto Key = [](std::vector<Access> V) {
+    std::vector<std::tuple<uint32_t, int, uint64_t, uint64_t>> K;
+    for (const Access &A : V)
+      K.emplace_back(A.Rank, static_cast<int>(A.Op), A.Offset, A.Length);
+    std::sort(K.begin(), K.end());
+    return K;
+  };
+  EXPECT_EQ(Key(Got), Key(Want));
+  // Below 4 ranks the edges cannot be told apart from the pattern.
+  RankModel M2;
+  Error E = fitRun(image(2), M2);
+  ASSERT_FALSE(E.ok());
+  EXPECT_NE(E.message().find("below 4 ranks"), std::string::npos) << E.message();
+}
+
+TEST(Pattern, TheLastRanksBoundaryWrite) {
+  // Jacobi's second file: rank 0 and rank P-1 write the boundary rows.
+  auto Jacobi = [](uint32_t P) {
+    std::vector<Access> L;
+    uint64_t Row = 128, N = 64;
+    L.push_back(acc(0, 'w', 0, Row));
+    for (uint32_t R = 0; R < P; ++R) {
+      if (R == P - 1)
+        L.push_back(acc(R, 'w', (N + 1) * Row, Row));
+      L.push_back(acc(R, 'w', (1 + R * (N / P)) * Row, (N / P) * Row, 5));
+    }
+    std::stable_sort(L.begin(), L.end(), [](const Access &A, const Access &B) { return A.Rank < B.Rank; });
+    return run(P, L);
+  };
+  RankModel M4, M8, M;
+  ASSERT_TRUE(fitRun(Jacobi(4), M4).ok());
+  ASSERT_EQ(M4.Edges.size(), 2u);
+  ASSERT_TRUE(fitRun(Jacobi(8), M8).ok());
+  ASSERT_TRUE(combineModels({M4, M8}, M).ok());
+  std::vector<Access> Got;
+  ASSERT_TRUE(instantiate(M, 16, Got).ok());
+  bool Boundary = false;
+  for (const Access &A : Got)
+    Boundary |= A.Rank == 15 && A.Offset == 65 * 128;
+  EXPECT_TRUE(Boundary);
 }

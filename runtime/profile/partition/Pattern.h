@@ -9,7 +9,9 @@
 //   offset(r, k) = A0(P) + k * AStep(P) + r * B(P)
 //   length(r, k) = L0(P) + r * LR(P)
 //
-// segment by segment (runs of k with the same operation and step). Each
+// segment by segment (runs of k with the same operation and step); the
+// first and last rank may make accesses of their own besides (then the
+// pattern comes from the inner ranks, which needs 4 ranks or more). Each
 // coefficient is c0 + c1 / P with rational c0, c1: constant when the shape
 // of a rank's accesses does not depend on P (each rank writes 1 MiB), or
 // inversely proportional to P when a fixed data set is split (each rank
@@ -43,17 +45,28 @@ struct Coef {
 };
 
 struct Segment {
-  uint32_t Count = 0; ///< accesses k = 0 .. Count-1 of this segment
+  Coef Count;         ///< accesses k = 0 .. Count-1 of this segment (may depend on P)
   IoOp Op = IoOp::Read;
   Coef A0, AStep, B, L0, LR;
   uint64_t T0 = 0, TStep = 0; ///< timestamps (ns) for the chunk order
+};
+
+/// An access only the first or the last rank makes (a header written by
+/// rank 0, a boundary row of the last rank), beside the common pattern.
+struct EdgeAccess {
+  bool Last = false; ///< rank P-1, else rank 0
+  IoOp Op = IoOp::Read;
+  Coef Off, Len;
+  uint64_t T = 0;
 };
 
 struct RankModel {
   std::vector<uint32_t> Profiled; ///< rank counts the profiles had
   bool Extrapolated = false;      ///< constants assumed (--scaling weak)
   std::vector<Segment> Segments;
-  uint64_t accessesPerRank() const;
+  std::vector<EdgeAccess> Edges;
+  /// Accesses per rank at \p P (0 when not whole).
+  uint64_t accessesPerRank(uint32_t P) const;
 };
 
 /// Fits the per-rank sequences of one run (sorted by rank, then Seq).

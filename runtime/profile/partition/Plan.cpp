@@ -127,7 +127,7 @@ json variantJson(const FilePlan &V) {
 json modelJson(const RankModel &M) {
   json Segs = json::array();
   for (const Segment &S : M.Segments)
-    Segs.push_back({{"count", S.Count},
+    Segs.push_back({{"count", coefJson(S.Count)},
                     {"op", S.Op == IoOp::Write ? "write" : "read"},
                     {"a0", coefJson(S.A0)},
                     {"a_step", coefJson(S.AStep)},
@@ -138,7 +138,14 @@ json modelJson(const RankModel &M) {
                     {"t_step_ns", S.TStep},
                     {"offset", S.A0.str() + " + k*(" + S.AStep.str() + ") + r*(" + S.B.str() + ")"},
                     {"length", S.L0.str() + " + r*(" + S.LR.str() + ")"}});
-  return {{"profiled_ranks", M.Profiled}, {"extrapolated", M.Extrapolated}, {"segments", Segs}};
+  json Edges = json::array();
+  for (const EdgeAccess &E : M.Edges)
+    Edges.push_back({{"rank", E.Last ? "last" : "first"},
+                     {"op", E.Op == IoOp::Write ? "write" : "read"},
+                     {"offset", coefJson(E.Off)},
+                     {"length", coefJson(E.Len)},
+                     {"t_ns", E.T}});
+  return {{"profiled_ranks", M.Profiled}, {"extrapolated", M.Extrapolated}, {"segments", Segs}, {"edges", Edges}};
 }
 
 // Strict accessors: a plan is user input; every field is checked with its
@@ -258,7 +265,9 @@ Error modelFrom(const json &J, RankModel &M, const std::string &Where) {
     std::string W = Where + ".segments[" + std::to_string(I) + "]";
     Segment S;
     std::string Op;
-    if (Error E = get(Segs[I], "count", S.Count, W))
+    if (!Segs[I].contains("count"))
+      return Error(Errc::BadInput, W + ": missing \"count\"");
+    if (Error E = coefFrom(Segs[I]["count"], S.Count, W + ".count"))
       return E;
     if (Error E = get(Segs[I], "op", Op, W))
       return E;
@@ -277,6 +286,28 @@ Error modelFrom(const json &J, RankModel &M, const std::string &Where) {
     get(Segs[I], "t_step_ns", S.TStep, W).ok();
     M.Segments.push_back(S);
   }
+  if (J.contains("edges") && J["edges"].is_array())
+    for (size_t I = 0; I < J["edges"].size(); ++I) {
+      const json &X = J["edges"][I];
+      std::string W = Where + ".edges[" + std::to_string(I) + "]", Rank, Op;
+      EdgeAccess E;
+      if (Error Er = get(X, "rank", Rank, W))
+        return Er;
+      if (Error Er = get(X, "op", Op, W))
+        return Er;
+      if ((Rank != "first" && Rank != "last") || (Op != "read" && Op != "write"))
+        return Error(Errc::BadInput, W + ": rank is first or last, op is read or write");
+      E.Last = Rank == "last";
+      E.Op = Op == "write" ? IoOp::Write : IoOp::Read;
+      if (!X.contains("offset") || !X.contains("length"))
+        return Error(Errc::BadInput, W + ": needs offset and length");
+      if (Error Er = coefFrom(X["offset"], E.Off, W + ".offset"))
+        return Er;
+      if (Error Er = coefFrom(X["length"], E.Len, W + ".length"))
+        return Er;
+      get(X, "t_ns", E.T, W).ok();
+      M.Edges.push_back(E);
+    }
   return Error();
 }
 

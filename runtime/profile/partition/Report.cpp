@@ -114,9 +114,13 @@ std::string reportText(const Plan &P) {
     Out += strf("  other rank counts: %s\n", F.ModelNote.c_str());
     if (F.HasModel)
       for (const Segment &G : F.Model.Segments)
-        Out += strf("    %u x %-5s offset %s + k*(%s) + r*(%s), length %s + r*(%s)\n", G.Count,
+        Out += strf("    (%s) x %-5s offset %s + k*(%s) + r*(%s), length %s + r*(%s)\n", G.Count.str().c_str(),
                     G.Op == IoOp::Write ? "write" : "read", G.A0.str().c_str(), G.AStep.str().c_str(),
                     G.B.str().c_str(), G.L0.str().c_str(), G.LR.str().c_str());
+    if (F.HasModel)
+      for (const EdgeAccess &E : F.Model.Edges)
+        Out += strf("    %s rank only: %-5s offset %s, length %s\n", E.Last ? "last" : "first",
+                    E.Op == IoOp::Write ? "write" : "read", E.Off.str().c_str(), E.Len.str().c_str());
     for (const FilePlan &V : F.Variants) {
       VariantStats S = variantStats(V);
       Out += strf("  at %u ranks:\n", V.NRanks);
