@@ -86,7 +86,8 @@ Cache::Found Cache::find(FileId File, int Var, const Box &Want, std::shared_ptr<
   Out.reset();
   if (Waited)
     *Waited = 0;
-  Clock::time_point T0 = Clock::now();
+  Clock::time_point T0;
+  bool Waiting = false;
   while (true) {
     std::shared_ptr<Entry> InFlight;
     bool Overlap = false;
@@ -96,7 +97,7 @@ Cache::Found Cache::find(FileId File, int Var, const Box &Want, std::shared_ptr<
       if (E->B.contains(Want)) {
         if (E->St == Entry::State::Ready) {
           Out = E;
-          if (Waited)
+          if (Waited && Waiting)
             *Waited = std::chrono::duration<double>(Clock::now() - T0).count();
           return Found::Hit;
         }
@@ -109,6 +110,9 @@ Cache::Found Cache::find(FileId File, int Var, const Box &Want, std::shared_ptr<
     if (!InFlight)
       return Overlap ? Found::Partial : Found::Miss;
     // Being read right now: the rest of that read costs less than a new one.
+    if (!Waiting)
+      T0 = Clock::now();
+    Waiting = true;
     Filled.wait(L, [&] { return InFlight->St != Entry::State::InFlight; });
   }
 }

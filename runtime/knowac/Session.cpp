@@ -807,8 +807,8 @@ void Session::shutdown() {
   if (C)
     C->clear();
   addNs(K.MetadataNs, nsSince(T0));
-  if (O.StatsPath.empty())
-    return;
+  if (O.StatsPath.empty() || !Started)
+    return; // a process that never opened a netCDF file (mpirun, a shell) writes nothing
   SC.Mode = modeName(O.M);
   SC.DryRun = O.DryRun;
   SC.App = App;

@@ -205,6 +205,10 @@ Error Store::open(const std::string &P, bool Create, int BusyTimeoutMs) {
   }
   sqlite3_extended_result_codes(Db, 1);
   sqlite3_busy_timeout(Db, BusyTimeoutMs);
+  // No checkpoint (and its fsync) when a run closes the base: commits copy
+  // the journal back once it holds 1000 pages, so each run's merge stays a
+  // WAL append.
+  sqlite3_db_config(Db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
   int V = 0;
   if (Error E = userVersion(V)) {
     close();
