@@ -60,15 +60,16 @@ std::vector<ByteRun> byteRuns(const VarLayout &V, int64_t RecSize, const Box &B)
     Runs.push_back({V.Begin, Es, 0});
     return Runs;
   }
-  // Byte stride of each dimension in the file.
+  // Byte stride of each dimension in the file (records are RecSize apart,
+  // also when the record dimension is the only one).
   std::vector<int64_t> Step(N);
   Step[N - 1] = Es;
   for (size_t D = N - 1; D > 0; --D)
     Step[D - 1] = Step[D] * V.Dims[D];
   if (V.Record)
     Step[0] = RecSize;
-  // Innermost piece: count[N-1] elements when the stride is 1, else 1.
-  bool InnerContig = B.Stride[N - 1] == 1;
+  // Innermost piece: count[N-1] elements when they are adjacent, else 1.
+  bool InnerContig = B.Stride[N - 1] == 1 && Step[N - 1] == Es;
   int64_t Piece = InnerContig ? B.Count[N - 1] * Es : Es;
   int64_t PiecesInner = InnerContig ? 1 : B.Count[N - 1];
   std::vector<int64_t> Idx(N, 0); // odometer over the outer dimensions 0..N-2
@@ -78,7 +79,7 @@ std::vector<ByteRun> byteRuns(const VarLayout &V, int64_t RecSize, const Box &B)
     for (size_t D = 0; D + 1 < N; ++D)
       Off += (B.Start[D] + Idx[D] * B.Stride[D]) * Step[D];
     for (int64_t P = 0; P < PiecesInner; ++P) {
-      int64_t O = Off + (B.Start[N - 1] + P * B.Stride[N - 1]) * Es;
+      int64_t O = Off + (B.Start[N - 1] + P * B.Stride[N - 1]) * Step[N - 1];
       if (!Runs.empty() && Runs.back().FileOffset + Runs.back().Bytes == O)
         Runs.back().Bytes += Piece;
       else

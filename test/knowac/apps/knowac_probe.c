@@ -8,7 +8,8 @@
  *
  *   knowac_probe gen FILE SEED        input: t(time,cells,layers) double,
  *                                     q(...) float, grid(cells) int,
- *                                     s(layers) short; 3 records
+ *                                     s(layers) short, time(time) double;
+ *                                     3 records
  *   knowac_probe run IN OUT [MS]      read IN through every kind of get,
  *                                     MS ms of "compute" between phases,
  *                                     write OUT; print a checksum of all
@@ -87,7 +88,7 @@ static double value(unsigned seed, int r, int c, int l) {
 }
 
 static int gen(const char *path, unsigned seed) {
-  int nc, d[3], t, q, g, s;
+  int nc, d[3], t, q, g, s, tv;
   CHECK(ncmpi_create(MPI_COMM_WORLD, path, NC_CLOBBER | NC_64BIT_DATA, MPI_INFO_NULL, &nc));
   CHECK(ncmpi_def_dim(nc, "time", NC_UNLIMITED, &d[0]));
   CHECK(ncmpi_def_dim(nc, "cells", Cells, &d[1]));
@@ -96,6 +97,7 @@ static int gen(const char *path, unsigned seed) {
   CHECK(ncmpi_def_var(nc, "q", NC_FLOAT, 3, d, &q));
   CHECK(ncmpi_def_var(nc, "grid", NC_INT, 1, &d[1], &g));
   CHECK(ncmpi_def_var(nc, "s", NC_SHORT, 1, &d[2], &s));
+  CHECK(ncmpi_def_var(nc, "time", NC_DOUBLE, 1, &d[0], &tv)); /* one element per record */
   CHECK(ncmpi_enddef(nc));
   static double tb[Cells * Layers];
   static float qb[Cells * Layers];
@@ -108,6 +110,9 @@ static int gen(const char *path, unsigned seed) {
     MPI_Offset st[3] = {r, 0, 0}, ct[3] = {rank == 0 ? 1 : 0, Cells, Layers};
     CHECK(ncmpi_put_vara_double_all(nc, t, st, ct, tb));
     CHECK(ncmpi_put_vara_float_all(nc, q, st, ct, qb));
+    MPI_Offset ts = r, tc = rank == 0 ? 1 : 0;
+    double tval = 0.25 * r + seed;
+    CHECK(ncmpi_put_vara_double_all(nc, tv, &ts, &tc, &tval));
   }
   int gb[Cells];
   short sb[Layers];
@@ -123,12 +128,13 @@ static int gen(const char *path, unsigned seed) {
 }
 
 static int run(const char *in, const char *out, int ms) {
-  int nc, t, q, g, s;
+  int nc, t, q, g, s, tv;
   CHECK(ncmpi_open(MPI_COMM_WORLD, in, NC_NOWRITE, MPI_INFO_NULL, &nc));
   CHECK(ncmpi_inq_varid(nc, "t", &t));
   CHECK(ncmpi_inq_varid(nc, "q", &q));
   CHECK(ncmpi_inq_varid(nc, "grid", &g));
   CHECK(ncmpi_inq_varid(nc, "s", &s));
+  CHECK(ncmpi_inq_varid(nc, "time", &tv));
   int on, ot, od[3];
   CHECK(ncmpi_create(MPI_COMM_WORLD, out, NC_CLOBBER, MPI_INFO_NULL, &on));
   CHECK(ncmpi_def_dim(on, "time", NC_UNLIMITED, &od[0]));
@@ -149,6 +155,10 @@ static int run(const char *in, const char *out, int ms) {
   mix(sv, sizeof sv);
   for (int r = 0; r < Recs; ++r) {
     compute(ms);
+    /* a one-dimensional record variable: its elements are a record apart */
+    double times[Recs];
+    CHECK(ncmpi_get_var_double_all(nc, tv, times));
+    mix(times, sizeof times);
     MPI_Offset st[3] = {r, c0, 0}, ct[3] = {1, share, Layers};
     size_t n = (size_t)share * Layers;
     /* typed, collective */

@@ -90,6 +90,28 @@ TEST(NcLayout, RunsOfARecordVariable) {
   EXPECT_EQ(R[1].BufOffset, 24);
 }
 
+TEST(NcLayout, RunsOfAOneDimensionalRecordVariable) {
+  // time(time): one element per record, records 200 bytes apart.
+  VarLayout V;
+  V.XType = NcDouble;
+  V.ElemSize = 8;
+  V.Dims = {4};
+  V.Record = true;
+  V.Begin = 1000;
+  auto R = byteRuns(V, 200, box({0}, {4}));
+  ASSERT_EQ(R.size(), 4u);
+  for (int I = 0; I < 4; ++I) {
+    EXPECT_EQ(R[size_t(I)].FileOffset, 1000 + I * 200);
+    EXPECT_EQ(R[size_t(I)].Bytes, 8);
+    EXPECT_EQ(R[size_t(I)].BufOffset, I * 8);
+  }
+  // A record variable that is the only one: records are adjacent.
+  R = byteRuns(V, 8, box({1}, {3}));
+  ASSERT_EQ(R.size(), 1u);
+  EXPECT_EQ(R[0].FileOffset, 1008);
+  EXPECT_EQ(R[0].Bytes, 24);
+}
+
 TEST(NcLayout, CopyOutIsWhatPnetcdfReturns) {
   VarLayout V = fixedVar();
   Image Img;

@@ -1,0 +1,288 @@
+//===- slowdisk.cpp - A disk model under the real file system (LD_PRELOAD) -===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The benchmark's inputs sit in the page cache, where reading costs almost
+// nothing and prefetching could not help. Preloaded, this library makes
+// every read and write of a file under KNOWAC_SLOWDISK_DIR last what the
+// disk model says (IOPOLY_DISK_MODEL syntax: hdd, ssd, or
+// latency=<t>,bw=<bytes/s>[,seq=<t>]; a request that continues the
+// previous one on its descriptor pays the sequential latency): requests
+// queue for one disk, shared by every thread and, with
+// KNOWAC_SLOWDISK_QUEUE=<file>, by every process (the ranks of a job), and
+// each call returns when its request would have finished. KNOWAC's helper
+// thread reads through the same queue, so its reads compete with the
+// application's as on a real disk. KNOWAC_SLOWDISK_STATS=<file> (%p: pid)
+// receives the counts at exit.
+//
+//   LD_PRELOAD=libknowac_slowdisk.so KNOWAC_SLOWDISK_DIR=/data
+//   KNOWAC_SLOWDISK_MODEL=hdd ./program
+//
+// Interposed: open/openat (and their 64 and fortified forms), close, read,
+// pread, preadv, write, pwrite, pwritev: what MPI-IO (ROMIO, OMPIO) and
+// KNOWAC use on Linux.
+//
+//===----------------------------------------------------------------------===//
+#include "Config.h"
+
+#include <atomic>
+#include <cerrno>
+#include <climits>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <string>
+#include <sys/mman.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+namespace {
+
+constexpr int MaxFd = 1 << 16;
+
+struct Shared {
+  std::atomic<uint64_t> FreeAtNs; ///< when the disk is free (CLOCK_MONOTONIC)
+};
+
+struct State {
+  bool On = false;
+  std::string Dir; // real path, with a trailing '/'
+  double Latency = 0, Seq = 0, Bw = 0;
+  Shared Local{};
+  Shared *Disk = &Local;
+  std::atomic<char> Slow[MaxFd] = {};
+  std::atomic<int64_t> End[MaxFd] = {}; // where the last request on the fd ended
+  std::atomic<uint64_t> Requests{0}, Bytes{0}, BusyNs{0}, WaitNs{0};
+  std::string StatsPath;
+};
+
+State &st() {
+  static State *S = new State();
+  return *S;
+}
+
+uint64_t nowNs() {
+  struct timespec T;
+  clock_gettime(CLOCK_MONOTONIC, &T);
+  return uint64_t(T.tv_sec) * 1000000000u + uint64_t(T.tv_nsec);
+}
+
+template <class Fn> Fn real(const char *Name) {
+  void *P = dlsym(RTLD_NEXT, Name);
+  if (!P) {
+    fprintf(stderr, "slowdisk: %s not found\n", Name);
+    abort();
+  }
+  return reinterpret_cast<Fn>(P);
+}
+#define REAL(fn) ([] { static auto P = real<decltype(&::fn)>(#fn); return P; }())
+
+void writeStats() {
+  State &S = st();
+  if (S.StatsPath.empty())
+    return;
+  std::string P = iopoly::expandPathTemplate(S.StatsPath);
+  FILE *F = fopen(P.c_str(), "w");
+  if (!F)
+    return;
+  fprintf(F, "{\"requests\": %llu, \"bytes\": %llu, \"busy_seconds\": %.6f, \"waited_seconds\": %.6f}\n",
+          (unsigned long long)S.Requests.load(), (unsigned long long)S.Bytes.load(), S.BusyNs.load() * 1e-9,
+          S.WaitNs.load() * 1e-9);
+  fclose(F);
+}
+
+__attribute__((constructor)) void init() {
+  State &S = st();
+  const char *Dir = getenv("KNOWAC_SLOWDISK_DIR");
+  if (!Dir || !*Dir)
+    return;
+  char R[PATH_MAX];
+  if (!realpath(Dir, R)) {
+    fprintf(stderr, "slowdisk: KNOWAC_SLOWDISK_DIR=%s: %s\n", Dir, strerror(errno));
+    exit(2);
+  }
+  S.Dir = std::string(R) + "/";
+  iopoly::DiskModelParams M;
+  const char *Model = getenv("KNOWAC_SLOWDISK_MODEL");
+  if (iopoly::Status E = iopoly::parseDiskModel(Model ? Model : "hdd", M)) {
+    fprintf(stderr, "slowdisk: KNOWAC_SLOWDISK_MODEL: %s\n", E.message().c_str());
+    exit(2);
+  }
+  S.Latency = M.LatencySec;
+  S.Seq = M.SeqLatencySec;
+  S.Bw = M.BytesPerSec;
+  if (const char *Q = getenv("KNOWAC_SLOWDISK_QUEUE")) {
+    int Fd = REAL(open)(Q, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (Fd < 0 || ftruncate(Fd, sizeof(Shared)) != 0) {
+      fprintf(stderr, "slowdisk: KNOWAC_SLOWDISK_QUEUE=%s: %s\n", Q, strerror(errno));
+      exit(2);
+    }
+    void *P = mmap(nullptr, sizeof(Shared), PROT_READ | PROT_WRITE, MAP_SHARED, Fd, 0);
+    REAL(close)(Fd);
+    if (P == MAP_FAILED) {
+      fprintf(stderr, "slowdisk: mmap %s: %s\n", Q, strerror(errno));
+      exit(2);
+    }
+    S.Disk = static_cast<Shared *>(P);
+  }
+  if (const char *P = getenv("KNOWAC_SLOWDISK_STATS"))
+    S.StatsPath = P;
+  S.On = S.Bw > 0;
+  atexit(writeStats);
+}
+
+/// Marks \p Fd slow if it names a file under the directory.
+int track(int Fd) {
+  State &S = st();
+  if (!S.On || Fd < 0 || Fd >= MaxFd)
+    return Fd;
+  char L[64], P[PATH_MAX];
+  snprintf(L, sizeof L, "/proc/self/fd/%d", Fd);
+  ssize_t N = readlink(L, P, sizeof P - 1);
+  bool Slow = false;
+  if (N > 0) {
+    P[N] = 0;
+    Slow = strncmp(P, S.Dir.c_str(), S.Dir.size()) == 0;
+  }
+  S.Slow[Fd].store(Slow);
+  S.End[Fd].store(-1);
+  return Fd;
+}
+
+/// Waits until a request of \p Bytes at \p Off (-1: the current position,
+/// i.e. sequential) on \p Fd, queued on the disk now, would be done.
+void model(int Fd, int64_t Off, size_t Bytes, uint64_t StartNs) {
+  State &S = st();
+  if (!S.On || Fd < 0 || Fd >= MaxFd || !S.Slow[Fd].load(std::memory_order_relaxed))
+    return;
+  int64_t Prev = S.End[Fd].load();
+  bool Sequential = Off < 0 || Prev == Off;
+  double Service = (Sequential ? S.Seq : S.Latency) + double(Bytes) / S.Bw;
+  if (Off >= 0)
+    S.End[Fd].store(Off + int64_t(Bytes));
+  uint64_t Need = uint64_t(Service * 1e9), Free = S.Disk->FreeAtNs.load(), Done;
+  do {
+    uint64_t Begin = Free > StartNs ? Free : StartNs;
+    Done = Begin + Need;
+  } while (!S.Disk->FreeAtNs.compare_exchange_weak(Free, Done));
+  S.Requests.fetch_add(1);
+  S.Bytes.fetch_add(Bytes);
+  S.BusyNs.fetch_add(Need);
+  uint64_t Now = nowNs();
+  if (Done > Now) {
+    S.WaitNs.fetch_add(Done - StartNs);
+    struct timespec T = {time_t(Done / 1000000000u), long(Done % 1000000000u)};
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &T, nullptr) == EINTR) {
+    }
+  }
+}
+
+mode_t modeArg(int Flags, va_list Ap) {
+  return (Flags & O_CREAT) || (Flags & O_TMPFILE) == O_TMPFILE ? mode_t(va_arg(Ap, int)) : 0;
+}
+
+} // namespace
+
+#define EXPORT __attribute__((visibility("default")))
+
+extern "C" {
+
+EXPORT int open(const char *Path, int Flags, ...) {
+  va_list Ap;
+  va_start(Ap, Flags);
+  mode_t M = modeArg(Flags, Ap);
+  va_end(Ap);
+  return track(REAL(open)(Path, Flags, M));
+}
+EXPORT int open64(const char *Path, int Flags, ...) {
+  va_list Ap;
+  va_start(Ap, Flags);
+  mode_t M = modeArg(Flags, Ap);
+  va_end(Ap);
+  return track(REAL(open64)(Path, Flags, M));
+}
+EXPORT int openat(int Dir, const char *Path, int Flags, ...) {
+  va_list Ap;
+  va_start(Ap, Flags);
+  mode_t M = modeArg(Flags, Ap);
+  va_end(Ap);
+  return track(REAL(openat)(Dir, Path, Flags, M));
+}
+EXPORT int openat64(int Dir, const char *Path, int Flags, ...) {
+  va_list Ap;
+  va_start(Ap, Flags);
+  mode_t M = modeArg(Flags, Ap);
+  va_end(Ap);
+  return track(REAL(openat64)(Dir, Path, Flags, M));
+}
+EXPORT int __open_2(const char *Path, int Flags) { return track(REAL(open)(Path, Flags, 0)); }
+EXPORT int __open64_2(const char *Path, int Flags) { return track(REAL(open64)(Path, Flags, 0)); }
+
+EXPORT int close(int Fd) {
+  if (Fd >= 0 && Fd < MaxFd)
+    st().Slow[Fd].store(false);
+  return REAL(close)(Fd);
+}
+
+EXPORT ssize_t pread(int Fd, void *B, size_t N, off_t Off) {
+  uint64_t T = nowNs();
+  ssize_t R = REAL(pread)(Fd, B, N, Off);
+  if (R > 0)
+    model(Fd, Off, size_t(R), T);
+  return R;
+}
+EXPORT ssize_t pread64(int Fd, void *B, size_t N, off64_t Off) {
+  uint64_t T = nowNs();
+  ssize_t R = REAL(pread64)(Fd, B, N, Off);
+  if (R > 0)
+    model(Fd, Off, size_t(R), T);
+  return R;
+}
+EXPORT ssize_t preadv(int Fd, const struct iovec *V, int C, off_t Off) {
+  uint64_t T = nowNs();
+  ssize_t R = REAL(preadv)(Fd, V, C, Off);
+  if (R > 0)
+    model(Fd, Off, size_t(R), T);
+  return R;
+}
+EXPORT ssize_t read(int Fd, void *B, size_t N) {
+  uint64_t T = nowNs();
+  ssize_t R = REAL(read)(Fd, B, N);
+  if (R > 0)
+    model(Fd, -1, size_t(R), T);
+  return R;
+}
+EXPORT ssize_t pwrite(int Fd, const void *B, size_t N, off_t Off) {
+  uint64_t T = nowNs();
+  ssize_t R = REAL(pwrite)(Fd, B, N, Off);
+  if (R > 0)
+    model(Fd, Off, size_t(R), T);
+  return R;
+}
+EXPORT ssize_t pwrite64(int Fd, const void *B, size_t N, off64_t Off) {
+  uint64_t T = nowNs();
+  ssize_t R = REAL(pwrite64)(Fd, B, N, Off);
+  if (R > 0)
+    model(Fd, Off, size_t(R), T);
+  return R;
+}
+EXPORT ssize_t pwritev(int Fd, const struct iovec *V, int C, off_t Off) {
+  uint64_t T = nowNs();
+  ssize_t R = REAL(pwritev)(Fd, V, C, Off);
+  if (R > 0)
+    model(Fd, Off, size_t(R), T);
+  return R;
+}
+EXPORT ssize_t write(int Fd, const void *B, size_t N) {
+  uint64_t T = nowNs();
+  ssize_t R = REAL(write)(Fd, B, N);
+  if (R > 0)
+    model(Fd, -1, size_t(R), T);
+  return R;
+}
+
+} // extern "C"
