@@ -8,9 +8,13 @@
 // disk model says (IOPOLY_DISK_MODEL syntax: hdd, ssd, or
 // latency=<t>,bw=<bytes/s>[,seq=<t>]; a request that continues the
 // previous one on its descriptor pays the sequential latency): requests
-// queue for one disk, shared by every thread and, with
+// queue for the disk, shared by every thread and, with
 // KNOWAC_SLOWDISK_QUEUE=<file>, by every process (the ranks of a job), and
-// each call returns when its request would have finished. KNOWAC's helper
+// each call returns when its request would have finished. With
+// KNOWAC_SLOWDISK_SERVERS=N the "disk" is a parallel file system of N
+// servers, each with that model, files striped over them round-robin in
+// KNOWAC_SLOWDISK_STRIPE bytes (default 64K, as PVFS2 in paper 5): a
+// request waits for the slowest server it touches. KNOWAC's helper
 // thread reads through the same queue, so its reads compete with the
 // application's as on a real disk. KNOWAC_SLOWDISK_STATS=<file> (%p: pid)
 // receives the counts at exit.
@@ -43,15 +47,18 @@
 namespace {
 
 constexpr int MaxFd = 1 << 16;
+constexpr int MaxServers = 64;
 
 struct Shared {
-  std::atomic<uint64_t> FreeAtNs; ///< when the disk is free (CLOCK_MONOTONIC)
+  std::atomic<uint64_t> FreeAtNs[MaxServers]; ///< when each server is free (CLOCK_MONOTONIC)
 };
 
 struct State {
   bool On = false;
   std::string Dir; // real path, with a trailing '/'
   double Latency = 0, Seq = 0, Bw = 0;
+  int Servers = 1;
+  uint64_t Stripe = 64 << 10;
   Shared Local{};
   Shared *Disk = &Local;
   std::atomic<char> Slow[MaxFd] = {};
@@ -115,6 +122,21 @@ __attribute__((constructor)) void init() {
   S.Latency = M.LatencySec;
   S.Seq = M.SeqLatencySec;
   S.Bw = M.BytesPerSec;
+  if (const char *N = getenv("KNOWAC_SLOWDISK_SERVERS")) {
+    S.Servers = atoi(N);
+    if (S.Servers < 1 || S.Servers > MaxServers) {
+      fprintf(stderr, "slowdisk: KNOWAC_SLOWDISK_SERVERS=%s: expected 1 to %d\n", N, MaxServers);
+      exit(2);
+    }
+  }
+  if (const char *T = getenv("KNOWAC_SLOWDISK_STRIPE")) {
+    size_t B = 0;
+    if (iopoly::Status E = iopoly::parseSize(T, B)) {
+      fprintf(stderr, "slowdisk: KNOWAC_SLOWDISK_STRIPE: %s\n", E.message().c_str());
+      exit(2);
+    }
+    S.Stripe = B;
+  }
   if (const char *Q = getenv("KNOWAC_SLOWDISK_QUEUE")) {
     int Fd = REAL(open)(Q, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
     if (Fd < 0 || ftruncate(Fd, sizeof(Shared)) != 0) {
@@ -153,6 +175,16 @@ int track(int Fd) {
   return Fd;
 }
 
+/// Queues \p Need ns on server \p K from \p StartNs; returns when it is done.
+uint64_t queue(Shared *Disk, int K, uint64_t StartNs, uint64_t Need) {
+  uint64_t Free = Disk->FreeAtNs[K].load(), Done;
+  do {
+    uint64_t Begin = Free > StartNs ? Free : StartNs;
+    Done = Begin + Need;
+  } while (!Disk->FreeAtNs[K].compare_exchange_weak(Free, Done));
+  return Done;
+}
+
 /// Waits until a request of \p Bytes at \p Off (-1: the current position,
 /// i.e. sequential) on \p Fd, queued on the disk now, would be done.
 void model(int Fd, int64_t Off, size_t Bytes, uint64_t StartNs) {
@@ -161,17 +193,29 @@ void model(int Fd, int64_t Off, size_t Bytes, uint64_t StartNs) {
     return;
   int64_t Prev = S.End[Fd].load();
   bool Sequential = Off < 0 || Prev == Off;
-  double Service = (Sequential ? S.Seq : S.Latency) + double(Bytes) / S.Bw;
-  if (Off >= 0)
-    S.End[Fd].store(Off + int64_t(Bytes));
-  uint64_t Need = uint64_t(Service * 1e9), Free = S.Disk->FreeAtNs.load(), Done;
-  do {
-    uint64_t Begin = Free > StartNs ? Free : StartNs;
-    Done = Begin + Need;
-  } while (!S.Disk->FreeAtNs.compare_exchange_weak(Free, Done));
+  if (Off < 0)
+    Off = Prev < 0 ? 0 : Prev;
+  S.End[Fd].store(Off + int64_t(Bytes));
+  const double Lat = Sequential ? S.Seq : S.Latency;
+  // Bytes per server: stripes go round-robin.
+  uint64_t Per[MaxServers] = {};
+  for (uint64_t B = uint64_t(Off), E = uint64_t(Off) + Bytes; B < E;) {
+    uint64_t StripeEnd = (B / S.Stripe + 1) * S.Stripe;
+    uint64_t N = (StripeEnd < E ? StripeEnd : E) - B;
+    Per[S.Servers == 1 ? 0 : (B / S.Stripe) % uint64_t(S.Servers)] += N;
+    B += N;
+  }
+  uint64_t Done = 0;
+  for (int K = 0; K < S.Servers; ++K) {
+    if (!Per[K])
+      continue;
+    uint64_t Need = uint64_t((Lat + double(Per[K]) / S.Bw) * 1e9);
+    S.BusyNs.fetch_add(Need);
+    uint64_t D = queue(S.Disk, K, StartNs, Need);
+    Done = D > Done ? D : Done;
+  }
   S.Requests.fetch_add(1);
   S.Bytes.fetch_add(Bytes);
-  S.BusyNs.fetch_add(Need);
   uint64_t Now = nowNs();
   if (Done > Now) {
     S.WaitNs.fetch_add(Done - StartNs);

@@ -43,7 +43,8 @@ struct Counters {
   std::atomic<uint64_t> WaitNs{0};          ///< summed time gets waited for reads in flight
   std::atomic<uint64_t> StaleDrops{0};      ///< cached regions dropped because the file changed since
   std::atomic<uint64_t> Invalidations{0};   ///< cached regions dropped by this process's writes
-  std::atomic<uint64_t> CollectiveFallbacks{0}; ///< collective gets read from the file because another rank missed
+  std::atomic<uint64_t> CollectiveJoins{0};     ///< collective gets served here while another rank read (empty request)
+  std::atomic<uint64_t> CollectiveFallbacks{0}; ///< collective gets of scalars read from the file because another rank missed
   std::atomic<uint64_t> Accesses{0};        ///< modeled gets and puts recorded
   std::atomic<uint64_t> Unmodeled{0};       ///< calls forwarded without learning (varn, vard, mput, ...)
   std::atomic<uint64_t> HitBytes{0};        ///< bytes served from the cache

@@ -586,8 +586,17 @@ bool Session::beginGet(int Ncid, int Varid, const Request &R, void *Buf, const M
   if (Collective && Coordinate && F && !Nonblocking) {
     bool All = agree(F, Hit);
     if (Hit && !All) {
-      K.CollectiveFallbacks.fetch_add(1, std::memory_order_relaxed);
-      Hit = false;
+      // Another rank reads from the file: this one serves itself from the
+      // cache and joins the collective read with an empty request (PnetCDF
+      // allows those); a scalar has no empty request, so it reads too.
+      if (X.Modeled && !F->Vars[size_t(Varid)].Dims.empty()) {
+        X.JoinCollective = true;
+        K.CollectiveJoins.fetch_add(1, std::memory_order_relaxed);
+      } else {
+        K.CollectiveFallbacks.fetch_add(1, std::memory_order_relaxed);
+        C->drop(E);
+        Hit = false;
+      }
     }
   }
   if (!Hit) {

@@ -163,7 +163,12 @@ struct Session::Ctx {
   Clock::time_point T0;
   double Gap = 0;
   enum { None, Miss, PartialHit } Outcome = None; ///< of a get while prefetching
+  bool JoinCollective = false; ///< served, but the collective read needs this rank
 };
+
+/// An empty collective get of \p Varid (\p NDims > 0): how a rank served
+/// from the cache takes part in a collective read other ranks need.
+int joinCollectiveGet(int Ncid, int Varid, int NDims);
 
 /// Depth of ncmpi_ calls on this thread: calls PnetCDF makes to its own
 /// public functions (and the session's own inquiries) go straight through.
@@ -178,9 +183,9 @@ int Session::get(int Ncid, int Varid, const Request &R, void *Buf, const Mem &M,
   Ctx X;
   bool Served = beginGet(Ncid, Varid, R, Buf, M, Collective, false, X);
   int Rc = NC_NOERR;
-  if (!Served) {
+  if (!Served || X.JoinCollective) {
     ioBegin();
-    Rc = Real();
+    Rc = Served ? joinCollectiveGet(Ncid, Varid, int(X.B.rank())) : Real();
     ioEnd();
   }
   endAccess(X, Rc, Served, false, NC_REQ_NULL);

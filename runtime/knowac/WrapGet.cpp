@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "Wrappers.h"
 
+#include <vector>
+
 using iopoly::knowac::Mem;
 using iopoly::knowac::Session;
 
@@ -48,6 +50,16 @@ using iopoly::knowac::Session;
     KNOWAC_ENTER(Real());                                                                                            \
     return Session::instance().iget(ncid, varid, KNOWAC_R_##K, buf, Mem{0, true, bufcount, buftype}, req, Real);     \
   }
+
+namespace iopoly {
+namespace knowac {
+int joinCollectiveGet(int Ncid, int Varid, int NDims) {
+  std::vector<MPI_Offset> Zero(size_t(NDims), 0);
+  double Dummy = 0;
+  return KNOWAC_REAL(ncmpi_get_vara_all)(Ncid, Varid, Zero.data(), Zero.data(), &Dummy, 0, MPI_DOUBLE);
+}
+} // namespace knowac
+} // namespace iopoly
 
 #define KNOWAC_GET_KIND(K) KNOWAC_FOR_TYPES(KNOWAC_GET_TYPED, K) KNOWAC_GET_FLEX(K)
 KNOWAC_FOR_KINDS(KNOWAC_GET_KIND)
