@@ -7,7 +7,8 @@
 // every read and write of a file under KNOWAC_SLOWDISK_DIR last what the
 // disk model says (IOPOLY_DISK_MODEL syntax: hdd, ssd, or
 // latency=<t>,bw=<bytes/s>[,seq=<t>]; a request that continues the
-// previous one on its descriptor pays the sequential latency): requests
+// previous request of the same disk, in the same file, pays the sequential
+// latency, as in the runtime's disk model): requests
 // queue for the disk, shared by every thread and, with
 // KNOWAC_SLOWDISK_QUEUE=<file>, by every process (the ranks of a job), and
 // each call returns when its request would have finished. With
@@ -29,6 +30,7 @@
 //===----------------------------------------------------------------------===//
 #include "Config.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <climits>
@@ -41,6 +43,7 @@
 #include <fcntl.h>
 #include <string>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -49,8 +52,14 @@ namespace {
 constexpr int MaxFd = 1 << 16;
 constexpr int MaxServers = 64;
 
+struct Server {
+  std::atomic<int> Lock;
+  uint64_t FreeAtNs; ///< when the server is free (CLOCK_MONOTONIC)
+  uint64_t LastIno;  ///< the file and the offset where its last request ended
+  int64_t LastEnd;
+};
 struct Shared {
-  std::atomic<uint64_t> FreeAtNs[MaxServers]; ///< when each server is free (CLOCK_MONOTONIC)
+  Server S[MaxServers];
 };
 
 struct State {
@@ -62,7 +71,8 @@ struct State {
   Shared Local{};
   Shared *Disk = &Local;
   std::atomic<char> Slow[MaxFd] = {};
-  std::atomic<int64_t> End[MaxFd] = {}; // where the last request on the fd ended
+  std::atomic<uint64_t> Ino[MaxFd] = {};
+  std::atomic<int64_t> End[MaxFd] = {}; // where the last request on the fd ended (for read/write)
   std::atomic<uint64_t> Requests{0}, Bytes{0}, BusyNs{0}, WaitNs{0};
   std::string StatsPath;
 };
@@ -170,50 +180,57 @@ int track(int Fd) {
     P[N] = 0;
     Slow = strncmp(P, S.Dir.c_str(), S.Dir.size()) == 0;
   }
+  struct stat St;
+  S.Ino[Fd].store(Slow && fstat(Fd, &St) == 0 ? uint64_t(St.st_ino) : 0);
   S.Slow[Fd].store(Slow);
-  S.End[Fd].store(-1);
+  S.End[Fd].store(0);
   return Fd;
 }
 
-/// Queues \p Need ns on server \p K from \p StartNs; returns when it is done.
-uint64_t queue(Shared *Disk, int K, uint64_t StartNs, uint64_t Need) {
-  uint64_t Free = Disk->FreeAtNs[K].load(), Done;
-  do {
-    uint64_t Begin = Free > StartNs ? Free : StartNs;
-    Done = Begin + Need;
-  } while (!Disk->FreeAtNs[K].compare_exchange_weak(Free, Done));
+/// Queues a request of \p Bytes at \p Off of file \p Ino on server \p K,
+/// issued at \p StartNs; returns when it is done.
+uint64_t queue(State &S, int K, uint64_t Ino, int64_t Off, uint64_t Bytes, uint64_t StartNs) {
+  Server &V = S.Disk->S[K];
+  while (V.Lock.exchange(1, std::memory_order_acquire)) {
+  }
+  const bool Sequential = V.LastIno == Ino && V.LastEnd == Off;
+  const uint64_t Need = uint64_t(((Sequential ? S.Seq : S.Latency) + double(Bytes) / S.Bw) * 1e9);
+  const uint64_t Done = (V.FreeAtNs > StartNs ? V.FreeAtNs : StartNs) + Need;
+  V.FreeAtNs = Done;
+  V.LastIno = Ino;
+  V.LastEnd = Off + int64_t(Bytes);
+  V.Lock.store(0, std::memory_order_release);
+  S.BusyNs.fetch_add(Need);
   return Done;
 }
 
-/// Waits until a request of \p Bytes at \p Off (-1: the current position,
-/// i.e. sequential) on \p Fd, queued on the disk now, would be done.
+/// Waits until a request of \p Bytes at \p Off (-1: the descriptor's
+/// position) on \p Fd, queued on the disk now, would be done.
 void model(int Fd, int64_t Off, size_t Bytes, uint64_t StartNs) {
   State &S = st();
   if (!S.On || Fd < 0 || Fd >= MaxFd || !S.Slow[Fd].load(std::memory_order_relaxed))
     return;
-  int64_t Prev = S.End[Fd].load();
-  bool Sequential = Off < 0 || Prev == Off;
   if (Off < 0)
-    Off = Prev < 0 ? 0 : Prev;
+    Off = S.End[Fd].load();
   S.End[Fd].store(Off + int64_t(Bytes));
-  const double Lat = Sequential ? S.Seq : S.Latency;
-  // Bytes per server: stripes go round-robin.
-  uint64_t Per[MaxServers] = {};
+  const uint64_t Ino = S.Ino[Fd].load();
+  // Each server's part of the request: stripes go round-robin, and a
+  // server keeps its stripes of a file one after the other (as PVFS
+  // does), so that part is contiguous there, starting at Local.
+  const uint64_t Str = S.Stripe, Ns = uint64_t(S.Servers);
+  uint64_t Per[MaxServers] = {}, Local[MaxServers] = {};
   for (uint64_t B = uint64_t(Off), E = uint64_t(Off) + Bytes; B < E;) {
-    uint64_t StripeEnd = (B / S.Stripe + 1) * S.Stripe;
-    uint64_t N = (StripeEnd < E ? StripeEnd : E) - B;
-    Per[S.Servers == 1 ? 0 : (B / S.Stripe) % uint64_t(S.Servers)] += N;
+    const uint64_t Stripe = B / Str, N = std::min((Stripe + 1) * Str, E) - B;
+    const int K = int(Stripe % Ns);
+    if (!Per[K])
+      Local[K] = (Stripe / Ns) * Str + B % Str;
+    Per[K] += N;
     B += N;
   }
   uint64_t Done = 0;
-  for (int K = 0; K < S.Servers; ++K) {
-    if (!Per[K])
-      continue;
-    uint64_t Need = uint64_t((Lat + double(Per[K]) / S.Bw) * 1e9);
-    S.BusyNs.fetch_add(Need);
-    uint64_t D = queue(S.Disk, K, StartNs, Need);
-    Done = D > Done ? D : Done;
-  }
+  for (int K = 0; K < S.Servers; ++K)
+    if (Per[K])
+      Done = std::max(Done, queue(S, K, Ino, int64_t(Local[K]), Per[K], StartNs));
   S.Requests.fetch_add(1);
   S.Bytes.fetch_add(Bytes);
   uint64_t Now = nowNs();

@@ -81,6 +81,17 @@ bool Cache::finishFill(const std::shared_ptr<Entry> &E, bool Ok, const FileSig &
   return true;
 }
 
+void Cache::abandon(const std::shared_ptr<Entry> &E, uint64_t BytesRead) {
+  std::lock_guard<std::mutex> L(Mu);
+  for (auto It = Entries.begin(); It != Entries.end(); ++It)
+    if (It->get() == E.get()) {
+      Wasted += BytesRead;
+      Wasted -= E->Bytes; // dropLocked counts the whole entry
+      dropLocked(It);
+      return;
+    }
+}
+
 Cache::Found Cache::find(FileId File, int Var, const Box &Want, std::shared_ptr<Entry> &Out, double *Waited) {
   std::unique_lock<std::mutex> L(Mu);
   Out.reset();
@@ -113,7 +124,17 @@ Cache::Found Cache::find(FileId File, int Var, const Box &Want, std::shared_ptr<
     if (!Waiting)
       T0 = Clock::now();
     Waiting = true;
+    if (WaitHook) { // outside our lock: the hook takes the helper's
+      L.unlock();
+      WaitHook(true);
+      L.lock();
+    }
     Filled.wait(L, [&] { return InFlight->St != Entry::State::InFlight; });
+    if (WaitHook) {
+      L.unlock();
+      WaitHook(false);
+      L.lock();
+    }
   }
 }
 

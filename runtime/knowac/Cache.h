@@ -85,6 +85,9 @@ public:
   /// when \p Ok is false or it was invalidated meanwhile. True if Ready.
   bool finishFill(const std::shared_ptr<Entry> &E, bool Ok, const FileSig &Sig);
 
+  /// The read was given up before its end: the entry goes, and only the
+  /// \p BytesRead already read count as wasted.
+  void abandon(const std::shared_ptr<Entry> &E, uint64_t BytesRead);
   /// An entry that contains \p Want; waits while such an entry is still
   /// being read (\p Waited: how long). Partial: entries overlap \p Want but
   /// none contains it.
@@ -102,6 +105,10 @@ public:
   /// Drops everything (at exit); unserved entries count as wasted.
   void clear();
 
+  /// Called with true before find() waits for a read in flight and with
+  /// false after (the helper must not hold that read back).
+  void setWaitHook(std::function<void(bool)> Hook) { WaitHook = std::move(Hook); }
+
   size_t capacity() const { return Capacity; }
   size_t used() const;
   size_t entries() const;
@@ -117,6 +124,7 @@ private:
   std::list<std::shared_ptr<Entry>> Entries; // oldest first
   size_t Used = 0;
   uint64_t Wasted = 0, Evicted = 0;
+  std::function<void(bool)> WaitHook;
 };
 
 } // namespace knowac

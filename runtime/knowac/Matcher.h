@@ -46,6 +46,7 @@ public:
   /// Up to \p Steps accesses expected next, in order.
   std::vector<Prediction> predict(unsigned Steps) const;
 
+  const Graph &graph() const { return G; }
   uint64_t followed() const { return Followed; }
   uint64_t rematched() const { return Rematched; }
 

@@ -35,6 +35,14 @@ Prefetcher::Prefetcher(const Graph &G, Cache &C, TaskSource &Src, Counters &K, c
 
 void Prefetcher::start(const std::string &StartKey) {
   M.start(StartKey);
+  // How long reading takes here, as the learning runs measured it.
+  double Io = 0, Bytes = 0;
+  for (const Vertex &V : M.graph().vertices())
+    if (V.L.O == Op::Read && V.IoSamples) {
+      Io += V.IoSeconds;
+      Bytes += double(V.Bytes) * double(V.IoSamples);
+    }
+  SecPerByte = Bytes > 0 ? Io / Bytes : 0;
   {
     std::lock_guard<std::mutex> L(Mu);
     Stop = false;
@@ -61,6 +69,8 @@ void Prefetcher::accessed(const std::string &Key) {
   {
     std::lock_guard<std::mutex> L(Mu);
     Events.push_back(Key);
+    LastAccess = Clock::now();
+    ++Accesses;
   }
   Cv.notify_one();
 }
@@ -69,14 +79,26 @@ void Prefetcher::mainIo(bool Busy) {
   {
     std::lock_guard<std::mutex> L(Mu);
     MainBusy = Busy;
+    if (!Busy)
+      ++IoEnds;
   }
   if (!Busy)
     Cv.notify_one();
 }
 
+void Prefetcher::mainWaiting(bool Waiting) {
+  {
+    std::lock_guard<std::mutex> L(Mu);
+    MainWaits = Waiting;
+  }
+  Cv.notify_one();
+}
+
 void Prefetcher::drain() {
   std::unique_lock<std::mutex> L(Mu);
-  Idle.wait(L, [&] { return Stop || (!Working && Events.empty() && (Tasks.empty() || MainBusy)); });
+  Idle.wait(L, [&] {
+    return Stop || (Events.empty() && (!Working || WaitingForMain) && (Tasks.empty() || MainBusy || WaitingForMain));
+  });
 }
 
 bool Prefetcher::mayDrop(const Entry &E) const {
@@ -89,6 +111,7 @@ bool Prefetcher::mayDrop(const Entry &E) const {
 void Prefetcher::plan() {
   std::vector<Prediction> Preds = M.predict(O.Lookahead);
   NextKey = Preds.empty() ? std::string() : Preds.front().Key;
+  WindowSec = Preds.empty() ? -1 : Preds.front().GapSeconds;
   std::deque<ReadTask> NewTasks;
   Predicted.clear();
   double Idle = 0;
@@ -116,6 +139,27 @@ void Prefetcher::plan() {
   Tasks = std::move(NewTasks);
 }
 
+void Prefetcher::processEvents(std::unique_lock<std::mutex> &L) {
+  std::deque<std::string> Batch;
+  Batch.swap(Events);
+  L.unlock();
+  Clock::time_point T0 = Clock::now();
+  for (const std::string &Key : Batch) {
+    if (Key.empty())
+      continue; // the wake-up of start()
+    if (!NextKey.empty()) {
+      K.NextPredicted.fetch_add(1, std::memory_order_relaxed);
+      if (NextKey == Key)
+        K.NextCorrect.fetch_add(1, std::memory_order_relaxed);
+    }
+    M.advance(Key);
+    NextKey.clear();
+  }
+  plan();
+  addNs(K.MetadataNs, nsSince(T0));
+  L.lock();
+}
+
 void Prefetcher::run() {
   std::unique_lock<std::mutex> L(Mu);
   while (true) {
@@ -126,24 +170,7 @@ void Prefetcher::run() {
       break;
     Working = true;
     if (!Events.empty()) {
-      std::deque<std::string> Batch;
-      Batch.swap(Events);
-      L.unlock();
-      Clock::time_point T0 = Clock::now();
-      for (const std::string &Key : Batch) {
-        if (Key.empty())
-          continue; // the wake-up of start()
-        if (!NextKey.empty()) {
-          K.NextPredicted.fetch_add(1, std::memory_order_relaxed);
-          if (NextKey == Key)
-            K.NextCorrect.fetch_add(1, std::memory_order_relaxed);
-        }
-        M.advance(Key);
-        NextKey.clear();
-      }
-      plan();
-      addNs(K.MetadataNs, nsSince(T0));
-      L.lock();
+      processEvents(L);
       continue; // new accesses may have come in meanwhile
     }
     ReadTask Task = std::move(Tasks.front());
@@ -154,6 +181,47 @@ void Prefetcher::run() {
   }
   Working = false;
   Idle.notify_all();
+}
+
+bool Prefetcher::predicted(const ReadTask &T) const {
+  for (const ReadTask &P : Predicted)
+    if (P.File == T.File && P.Var == T.Var && T.B.contains(P.B))
+      return true;
+  return false;
+}
+
+Prefetcher::Go Prefetcher::waitForWindow(std::unique_lock<std::mutex> &L, const ReadTask &T, int64_t Bytes) {
+  while (true) {
+    if (Stop)
+      return Go::Stop;
+    if (MainBusy) { // the main thread's own I/O goes first
+      Cv.wait(L, [&] { return Stop || !MainBusy; });
+      continue;
+    }
+    if (!Events.empty()) { // it moved on: predict again, then decide
+      processEvents(L);
+      if (!MainWaits && !predicted(T))
+        return Go::Obsolete; // accessed meanwhile, or off the new path
+      continue;
+    }
+    const double Elapsed = std::chrono::duration<double>(Clock::now() - LastAccess).count();
+    // Read when the piece fits in the idle time left, and also when the
+    // main thread computes longer than predicted (the prediction is off;
+    // waiting could lose the whole phase, reading delays its next I/O by
+    // one piece at most). Only a piece that would end after the main
+    // thread's predicted next access, before that access is due, waits.
+    if (MainWaits || WindowSec < 0 || Elapsed + double(Bytes) * SecPerByte <= WindowSec || Elapsed >= WindowSec)
+      return Go::Read;
+    const uint64_t A0 = Accesses, I0 = IoEnds;
+    const Clock::time_point Due = LastAccess + std::chrono::duration_cast<Clock::duration>(
+                                                   std::chrono::duration<double>(WindowSec));
+    WaitingForMain = true;
+    Idle.notify_all();
+    Cv.wait_until(L, Due, [&] { return Stop || MainWaits || Accesses != A0 || IoEnds != I0; });
+    WaitingForMain = false;
+    if (MainWaits)
+      return Stop ? Go::Stop : Go::Read;
+  }
 }
 
 int Prefetcher::fdFor(const ReadTask &T) {
@@ -173,17 +241,11 @@ int Prefetcher::fdFor(const ReadTask &T) {
   return Fd;
 }
 
-bool Prefetcher::readRuns(int Fd, const std::vector<ByteRun> &Runs, unsigned char *Dst) {
+Prefetcher::Go Prefetcher::readRuns(const ReadTask &T, int Fd, const std::vector<ByteRun> &Runs, unsigned char *Dst,
+                                    int64_t &Read) {
   std::vector<unsigned char> Tmp;
   size_t I = 0;
   while (I < Runs.size()) {
-    // Between pieces: let the main thread's own I/O go first.
-    {
-      std::unique_lock<std::mutex> L(Mu);
-      Cv.wait(L, [&] { return Stop || !MainBusy; });
-      if (Stop)
-        return false;
-    }
     // One span: this run and the following ones within GapBytes, up to a piece.
     int64_t Begin = Runs[I].FileOffset, End = Begin + Runs[I].Bytes;
     size_t J = I + 1;
@@ -193,15 +255,23 @@ bool Prefetcher::readRuns(int Fd, const std::vector<ByteRun> &Runs, unsigned cha
       End = Runs[J].FileOffset + Runs[J].Bytes;
       ++J;
     }
+    // Before each piece: the main thread's own I/O goes first, and the
+    // piece must fit in the idle time left.
+    {
+      std::unique_lock<std::mutex> L(Mu);
+      Go G = waitForWindow(L, T, std::min(End - Begin, PieceBytes));
+      if (G != Go::Read)
+        return G;
+    }
     if (J == I + 1 && Runs[I].Bytes > PieceBytes) {
       // One long run: read it straight into place, a piece at a time.
       const ByteRun &R = Runs[I];
       for (int64_t Done = 0; Done < R.Bytes;) {
         if (Done) {
           std::unique_lock<std::mutex> L(Mu);
-          Cv.wait(L, [&] { return Stop || !MainBusy; });
-          if (Stop)
-            return false;
+          Go G = waitForWindow(L, T, std::min(PieceBytes, R.Bytes - Done));
+          if (G != Go::Read)
+            return G;
         }
         int64_t N = std::min(PieceBytes, R.Bytes - Done);
         ssize_t Got = ::pread(Fd, Dst + R.BufOffset + Done, size_t(N), off_t(R.FileOffset + Done));
@@ -209,9 +279,10 @@ bool Prefetcher::readRuns(int Fd, const std::vector<ByteRun> &Runs, unsigned cha
         if (Got <= 0) {
           if (Got < 0 && errno == EINTR)
             continue;
-          return false; // error or end of file: PnetCDF would not return these bytes either
+          return Go::Stop; // error or end of file: PnetCDF would not return these bytes either
         }
         Done += Got;
+        Read += Got;
       }
       ++I;
       continue;
@@ -223,15 +294,16 @@ bool Prefetcher::readRuns(int Fd, const std::vector<ByteRun> &Runs, unsigned cha
       if (Got <= 0) {
         if (Got < 0 && errno == EINTR)
           continue;
-        return false;
+        return Go::Stop;
       }
       Done += Got;
+      Read += Got;
     }
     for (size_t R = I; R < J; ++R)
       std::copy_n(Tmp.data() + (Runs[R].FileOffset - Begin), size_t(Runs[R].Bytes), Dst + Runs[R].BufOffset);
     I = J;
   }
-  return true;
+  return Go::Read;
 }
 
 void Prefetcher::execute(ReadTask &T) {
@@ -259,9 +331,16 @@ void Prefetcher::execute(ReadTask &T) {
   const int64_t ReadStart = wallNs();
   int Fd = Ok ? fdFor(T) : -1;
   Ok = Ok && Fd >= 0;
+  int64_t Read = 0;
   if (Ok) {
     E->Data.resize(Bytes);
-    Ok = readRuns(Fd, byteRuns(T.Layout, T.RecSize, T.B), E->Data.data());
+    Go G = readRuns(T, Fd, byteRuns(T.Layout, T.RecSize, T.B), E->Data.data(), Read);
+    Ok = G == Go::Read;
+    if (G == Go::Obsolete) { // no longer predicted: what was read is wasted, the rest is not read
+      addNs(K.HelperIoNs, nsSince(T0));
+      C.abandon(E, uint64_t(Read));
+      return;
+    }
   }
   addNs(K.HelperIoNs, nsSince(T0));
   if (Ok) {

@@ -9,8 +9,12 @@
 // promises enough idle time before them (the summed gaps along the
 // predicted path, at least IOPOLY_KNOWAC_MIN_IDLE) and the cache has room.
 // It reads only while the main thread is outside I/O, in pieces of at most
-// 1 MiB so that a read it started delays the main thread by one piece at
-// most, with pread on its own descriptor (PnetCDF is not thread-safe).
+// 1 MiB, and does not start a piece that would still be running when the
+// main thread's next access is due (the idle time before it predicted by
+// the graph, the piece's time estimated from the I/O times in the graph):
+// the program's own reads and writes do not queue behind read-ahead. When
+// the main thread computes longer than predicted, the helper reads on. It reads with pread
+// on its own descriptor (PnetCDF is not thread-safe).
 // A read is kept only if nothing wrote the file meanwhile: the file's
 // write generation (FileGuard) and its stat() signature are the same
 // before and after, and the file was not modified within the last second
@@ -83,6 +87,9 @@ public:
   void accessed(const std::string &Key);
   /// Main thread: entering (true) or leaving (false) a real I/O call.
   void mainIo(bool Busy);
+  /// Main thread: waiting (true) or no longer (false) for a region the
+  /// helper is reading; the helper then reads on whatever the window says.
+  void mainWaiting(bool Waiting);
   /// Blocks until the helper has handled every access reported so far and
   /// has no task it could run now (tests).
   void drain();
@@ -92,9 +99,13 @@ public:
 
 private:
   void run();
+  void processEvents(std::unique_lock<std::mutex> &L);
+  enum class Go { Read, Stop, Obsolete };
+  Go waitForWindow(std::unique_lock<std::mutex> &L, const ReadTask &T, int64_t Bytes);
+  bool predicted(const ReadTask &T) const;
   void plan();
   void execute(ReadTask &T);
-  bool readRuns(int Fd, const std::vector<ByteRun> &Runs, unsigned char *Dst);
+  Go readRuns(const ReadTask &T, int Fd, const std::vector<ByteRun> &Runs, unsigned char *Dst, int64_t &Read);
   int fdFor(const ReadTask &T);
   bool mayDrop(const Entry &E) const;
 
@@ -109,14 +120,20 @@ private:
   std::deque<std::string> Events; ///< accesses not yet matched
   std::deque<ReadTask> Tasks;     ///< reads to do, in predicted order
   bool MainBusy = false;
+  bool MainWaits = false;
   bool Stop = false;
   bool Working = false;
+  bool WaitingForMain = false;    ///< the helper waits for the main thread's next access
+  Clock::time_point LastAccess;   ///< when the main thread last reported an access
+  uint64_t Accesses = 0, IoEnds = 0;
   std::thread T;
 
   int64_t RacyNs = 1000000000;
 
   // Helper-thread only.
   std::string NextKey; ///< the first prediction after the last access
+  double WindowSec = -1;    ///< idle time predicted before the next access (< 0: unknown)
+  double SecPerByte = 0;    ///< read time per byte, from the graph's measurements
   std::vector<ReadTask> Predicted; ///< reads predicted now (what the cache keeps)
   std::map<std::pair<uint64_t, uint64_t>, int> Fds;
   std::set<std::string> DryDone; ///< dry run: regions "read" already

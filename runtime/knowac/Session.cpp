@@ -347,6 +347,10 @@ void Session::startRun(OpenFile &F) {
                : std::string("no graph yet: this run only learns"));
     if (HasStart) {
       C = std::make_unique<Cache>(O.CacheBytes);
+      C->setWaitHook([this](bool W) {
+        if (P)
+          P->mainWaiting(W);
+      });
       Res = std::make_unique<Resolver>(G);
       P = std::make_unique<Prefetcher>(G, *C, *Res, K, O);
       Prefetching = true;

@@ -88,7 +88,7 @@ TEST(Prefetcher, ReadsWhatTheGraphPredicts) {
   ASSERT_TRUE(statFile(P, Sig));
   FileSource Src(P, Sig.Id);
   Graph G;
-  G.merge(runOf({"a", "b", "c", "d"}, 0.05, 0.01));
+  G.merge(runOf({"a", "b", "c", "d"}, 0.05, 1e-6));
   Cache C(1 << 20);
   Counters K;
   Options O;
@@ -145,6 +145,36 @@ TEST(Prefetcher, NothingIsReadWithoutIdleTimeOrInDryRun) {
   EXPECT_EQ(K.PrefetchReads.load(), 0u);
 }
 
+TEST(Prefetcher, HoldsBackAPieceThatWouldOutlastTheIdleTimeUnlessTheMainThreadWaits) {
+  Scratch T;
+  std::string P = makeFile(T, 3);
+  FileSig Sig;
+  ASSERT_TRUE(statFile(P, Sig));
+  FileSource Src(P, Sig.Id);
+  Graph G;
+  // 5 s of computing before each read, but reading 16 KiB took 400 s: no
+  // piece fits before the main thread's next access is due.
+  G.merge(runOf({"a", "b", "c"}, 5.0, 100.0));
+  Cache C(1 << 20);
+  Counters K;
+  Options O;
+  Prefetcher Pf(G, C, Src, K, O);
+  Pf.setRacyWindow(0);
+  C.setWaitHook([&](bool W) { Pf.mainWaiting(W); });
+  Pf.start(Label::start(0, 1).key());
+  Pf.drain();
+  Pf.accessed(readOf("a").key());
+  Pf.drain();
+  EXPECT_EQ(K.PrefetchReads.load(), 0u); // "b" registered, not read
+  // The main thread asks for "b": it waits for the helper, which reads now.
+  std::shared_ptr<Entry> E;
+  double Waited = 0;
+  ASSERT_EQ(C.find(Sig.Id, 1, Box{{0}, {Part}, {1}}, E, &Waited), Cache::Found::Hit);
+  EXPECT_EQ(E->Data, fileBytes(P, Part, Part));
+  EXPECT_GT(K.PrefetchReads.load(), 0u);
+  Pf.stop();
+}
+
 TEST(Prefetcher, AFileChangedWithinTheLastSecondIsNotTrusted) {
   // Another process could change it again within the same time stamp.
   Scratch T;
@@ -153,7 +183,7 @@ TEST(Prefetcher, AFileChangedWithinTheLastSecondIsNotTrusted) {
   ASSERT_TRUE(statFile(P, Sig));
   FileSource Src(P, Sig.Id);
   Graph G;
-  G.merge(runOf({"a", "b"}, 0.05, 0.01));
+  G.merge(runOf({"a", "b"}, 0.05, 1e-6));
   Cache C(1 << 20);
   Counters K;
   Options O;
@@ -178,7 +208,7 @@ TEST(Prefetcher, ServedDataIsNeverOlderThanTheFile) {
   std::vector<std::string> Names;
   for (int V = 0; V < Vars; ++V)
     Names.push_back(std::string(1, char('a' + V)));
-  G.merge(runOf(Names, 0.05, 0.01));
+  G.merge(runOf(Names, 0.05, 1e-6));
   Cache C(size_t(Part) * 3); // room for half of them: eviction happens too
   Counters K;
   Options O;
