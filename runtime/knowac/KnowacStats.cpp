@@ -47,10 +47,12 @@ nlohmann::ordered_json statsJson(const Counters &K, const StatsContext &C) {
   J["stale_drops"] = Get(K.StaleDrops);
   J["racy_drops"] = Get(K.RacyDrops);
   J["changed_drops"] = Get(K.ChangedDrops);
+  J["collective_agree_seconds"] = C.AgreeSeconds;
   J["collective_joins"] = Get(K.CollectiveJoins);
   J["collective_fallbacks"] = Get(K.CollectiveFallbacks);
   J["accesses"] = Get(K.Accesses);
   J["unmodeled_calls"] = Get(K.Unmodeled);
+  J["inquiries"] = C.Inquiries;
   J["mode"] = C.Mode;
   J["dry_run"] = C.DryRun;
   J["app"] = C.App;

@@ -62,6 +62,8 @@ struct StatsContext {
   uint64_t CacheCapacity = 0, WastedBytes = 0, CacheEvictions = 0;
   uint64_t GraphVertices = 0, GraphEdges = 0, NewVertices = 0;
   bool Merged = false;
+  double AgreeSeconds = 0;
+  uint64_t Inquiries = 0;
 };
 
 /// The `knowac` member.

@@ -18,6 +18,7 @@ namespace knowac {
 namespace {
 constexpr int64_t PieceBytes = int64_t(1) << 20; ///< most bytes per pread
 constexpr int64_t GapBytes = int64_t(64) << 10;  ///< holes read through rather than seeking
+constexpr size_t MaxFds = 32;                    ///< descriptors the helper keeps open
 
 uint64_t nsSince(Clock::time_point T0) {
   return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - T0).count());
@@ -229,6 +230,10 @@ int Prefetcher::fdFor(const ReadTask &T) {
   auto It = Fds.find(Key);
   if (It != Fds.end())
     return It->second;
+  if (Fds.size() >= MaxFds) { // a program that opens file after file: keep a few
+    ::close(Fds.begin()->second);
+    Fds.erase(Fds.begin());
+  }
   int Fd = ::open(T.Path.c_str(), O_RDONLY | O_CLOEXEC);
   if (Fd < 0)
     return -1;

@@ -30,6 +30,7 @@
 #include "Store.h"
 
 #include <memory>
+#include <sys/types.h>
 #include <mutex>
 #include <unordered_map>
 #include <vector>
@@ -148,7 +149,9 @@ private:
   MergeStats Merged;
   bool MergedOk = false;
   int64_t StartWallNs = 0;
+  pid_t Pid = 0;
   uint64_t Inquiries = 0;
+  uint64_t AgreeNs = 0; ///< in the collective agreement (MPI_Allreduce)
 };
 
 /// One modeled access on its way through the session.
