@@ -298,4 +298,20 @@ def render(raw, out):
     L.append("\nMetadata time is KNOWAC's own bookkeeping in both threads (opening and reading the knowledge "
              "base, matching, predicting, recording, merging the run at exit), measured by the library "
              "(`metadata_seconds` of `IOPOLY_STATS`).\n")
+    L.append("## Reading these numbers\n")
+    L.append("* The floors: with 1 rank the run cannot be shorter than the disk's busy time (reads, writes and "
+             "the helper's reads share one disk) nor than the run with the data in memory (compute and the calls "
+             "themselves); pgea's writes are blocking, so at best KNOWAC hides the reads behind the compute and "
+             "the run takes compute + writes.")
+    L.append("* With KNOWAC the writes take a little longer: the helper's reads and the program's writes queue at "
+             "the same disk (a piece of read-ahead already started when a write comes), as they would on a real "
+             "disk; the helper holds back pieces that would still run when the next access is due, but when the "
+             "program computes longer than the graph predicts it reads on.")
+    L.append("* 4 ranks share the machine's CPUs with each other, with the helper threads and with whatever else "
+             "runs on the machine: the compute columns (wall time) against pgea's CPU time "
+             "(`compute_cpu_seconds` in the raw data) show how much; collective reads and writes make every rank "
+             "wait for the slowest, and a collective read is only saved when every rank has its part in the "
+             "cache.")
+    L.append("* Wall times of single runs on a shared machine vary by 10-20% here; the tables give medians and "
+             "ranges of interleaved runs. Hits, predictions, bytes and accuracy do not depend on the load.\n")
     open(os.path.join(out, "knowac.md"), "w").write("\n".join(L) + "\n")

@@ -91,7 +91,8 @@ struct FileView {
 
 struct Session::OpenFile {
   int Ncid = -1;
-  std::string Path;
+  std::string Path; ///< as the program named it
+  std::string Real; ///< absolute, symbolic links resolved
   FileId Id;
   int Slot = -1;
   char Mode = 'r';
@@ -278,7 +279,7 @@ void Session::publish(OpenFile &F) {
   if (!Res || !F.Described)
     return;
   auto V = std::make_shared<FileView>();
-  V->Path = F.Path;
+  V->Path = F.Real;
   V->Id = F.Id;
   V->Mode = F.Mode;
   V->Vars = F.Vars;
@@ -379,6 +380,7 @@ void Session::opened(MPI_Comm Comm, const char *PathArg, int Mode, bool Created,
     F->Id = Sig.Id;
   char Real[PATH_MAX];
   std::string Canon = ::realpath(F->Path.c_str(), Real) ? std::string(Real) : F->Path;
+  F->Real = Canon; // a later chdir() of the program must not change what the helper opens
   auto It = Slots.find(Canon);
   F->Slot = It != Slots.end() ? It->second : int(Slots.size());
   if (It == Slots.end())
@@ -411,7 +413,7 @@ void Session::enddef(int Ncid) {
     C->invalidate(F->Id, -1, nullptr);
   F->Define = false;
   FileSig Sig;
-  if (statFile(F->Path, Sig))
+  if (statFile(F->Real, Sig))
     F->Id = Sig.Id;
   snapshot(*F);
 }
@@ -583,7 +585,7 @@ bool Session::beginGet(int Ncid, int Varid, const Request &R, void *Buf, const M
       Cache::Found Fd = C->find(F->Id, Varid, X.B, E, &Waited);
       if (Fd == Cache::Found::Hit) {
         FileSig Now;
-        if (statFile(F->Path, Now) && Now == E->Sig) {
+        if (statFile(F->Real, Now) && Now == E->Sig) {
           Hit = true;
         } else { // changed by another process since it was read
           C->drop(E);

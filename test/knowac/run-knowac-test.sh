@@ -193,6 +193,26 @@ case "$scenario" in
     [ "$out" = "$ref" ] || fail "served data older than the file: $out vs $ref"
     stat s4.json 'K["stale_drops"] == 1 and K["hits"] == 0'
     ;;
+  wrapper)
+    # iopoly-mpicc -iopoly-knowac links the library ahead of -lpnetcdf and
+    # compiles the name in.
+    : "${KT_MPICC:?}" "${KT_SRC:?}"
+    "$KT_MPICC" -iopoly-knowac -DIOPOLY_KNOWAC_APP=via_wrapper -O1 "$KT_SRC/knowac_probe.c" -o probe_w -lpnetcdf ||
+      fail "iopoly-mpicc -iopoly-knowac did not build the program"
+    readelf -d probe_w | grep NEEDED | grep -n . | grep -E "libiopoly_knowac|libpnetcdf" | head -1 | grep -q libiopoly_knowac ||
+      fail "libiopoly_knowac.so is not linked before libpnetcdf"
+    "$probe" gen in.nc 7 >/dev/null
+    settle
+    plain=$("$probe" run in.nc plain.nc)
+    for i in 1 2; do
+      [ "$(IOPOLY_STATS=s$i.json ./probe_w run in.nc o$i.nc)" = "$plain" ] || fail "wrapper-built run $i read other data"
+      cmp o$i.nc plain.nc || fail "wrapper-built run $i wrote another file"
+    done
+    stat s2.json 'K["app"] == "via_wrapper" and K["hits"] == 30'
+    # Without -iopoly-knowac: no KNOWAC, and the flag is not passed to the compiler.
+    "$KT_MPICC" -O1 "$KT_SRC/knowac_probe.c" -o probe_n -lpnetcdf || fail "iopoly-mpicc without -iopoly-knowac"
+    ! readelf -d probe_n | grep -q libiopoly_knowac || fail "libiopoly_knowac.so linked without -iopoly-knowac"
+    ;;
   runtime)
     # The runtime's statistics and the knowac member in one object.
     "$probe" gen in.nc 7 >/dev/null
