@@ -36,14 +36,6 @@ Prefetcher::Prefetcher(const Graph &G, Cache &C, TaskSource &Src, Counters &K, c
 
 void Prefetcher::start(const std::string &StartKey) {
   M.start(StartKey);
-  // How long reading takes here, as the learning runs measured it.
-  double Io = 0, Bytes = 0;
-  for (const Vertex &V : M.graph().vertices())
-    if (V.L.O == Op::Read && V.IoSamples) {
-      Io += V.IoSeconds;
-      Bytes += double(V.Bytes) * double(V.IoSamples);
-    }
-  SecPerByte = Bytes > 0 ? Io / Bytes : 0;
   {
     std::lock_guard<std::mutex> L(Mu);
     Stop = false;
@@ -80,8 +72,10 @@ void Prefetcher::mainIo(bool Busy) {
   {
     std::lock_guard<std::mutex> L(Mu);
     MainBusy = Busy;
-    if (!Busy)
+    if (!Busy) { // idle time counts from the end of the main thread's I/O
       ++IoEnds;
+      LastAccess = Clock::now();
+    }
   }
   if (!Busy)
     Cv.notify_one();
@@ -191,7 +185,7 @@ bool Prefetcher::predicted(const ReadTask &T) const {
   return false;
 }
 
-Prefetcher::Go Prefetcher::waitForWindow(std::unique_lock<std::mutex> &L, const ReadTask &T, int64_t Bytes) {
+Prefetcher::Go Prefetcher::waitForWindow(std::unique_lock<std::mutex> &L, const ReadTask &T) {
   while (true) {
     if (Stop)
       return Go::Stop;
@@ -206,16 +200,17 @@ Prefetcher::Go Prefetcher::waitForWindow(std::unique_lock<std::mutex> &L, const 
       continue;
     }
     const double Elapsed = std::chrono::duration<double>(Clock::now() - LastAccess).count();
-    // Read when the piece fits in the idle time left, and also when the
-    // main thread computes longer than predicted (the prediction is off;
-    // waiting could lose the whole phase, reading delays its next I/O by
-    // one piece at most). Only a piece that would end after the main
-    // thread's predicted next access, before that access is due, waits.
-    if (MainWaits || WindowSec < 0 || Elapsed + double(Bytes) * SecPerByte <= WindowSec || Elapsed >= WindowSec)
+    // Read in idle time the graph predicts (a gap of at least
+    // IOPOLY_KNOWAC_MIN_IDLE before the main thread's next access: it
+    // computes), or when the main thread has been idle that much longer
+    // than predicted. Between accesses that follow each other closely the
+    // helper keeps off the disk: its reads would only delay the program's.
+    const double Late = WindowSec + O.MinIdleSec;
+    if (MainWaits || WindowSec < 0 || WindowSec >= O.MinIdleSec || Elapsed >= Late)
       return Go::Read;
     const uint64_t A0 = Accesses, I0 = IoEnds;
     const Clock::time_point Due = LastAccess + std::chrono::duration_cast<Clock::duration>(
-                                                   std::chrono::duration<double>(WindowSec));
+                                                   std::chrono::duration<double>(Late));
     WaitingForMain = true;
     Idle.notify_all();
     Cv.wait_until(L, Due, [&] { return Stop || MainWaits || Accesses != A0 || IoEnds != I0; });
@@ -264,7 +259,7 @@ Prefetcher::Go Prefetcher::readRuns(const ReadTask &T, int Fd, const std::vector
     // piece must fit in the idle time left.
     {
       std::unique_lock<std::mutex> L(Mu);
-      Go G = waitForWindow(L, T, std::min(End - Begin, PieceBytes));
+      Go G = waitForWindow(L, T);
       if (G != Go::Read)
         return G;
     }
@@ -274,7 +269,7 @@ Prefetcher::Go Prefetcher::readRuns(const ReadTask &T, int Fd, const std::vector
       for (int64_t Done = 0; Done < R.Bytes;) {
         if (Done) {
           std::unique_lock<std::mutex> L(Mu);
-          Go G = waitForWindow(L, T, std::min(PieceBytes, R.Bytes - Done));
+          Go G = waitForWindow(L, T);
           if (G != Go::Read)
             return G;
         }
@@ -320,6 +315,15 @@ void Prefetcher::execute(ReadTask &T) {
       K.Predictions.fetch_add(1, std::memory_order_relaxed);
     return;
   }
+  {
+    // Registered only once it may start: until then a get of the region is
+    // the program's own read, not a wait for the helper.
+    std::unique_lock<std::mutex> L(Mu);
+    if (waitForWindow(L, T) != Go::Read)
+      return;
+  }
+  if (T.Guard->Writes.load() > 0 || C.covers(T.File, T.Var, T.B))
+    return;
   const uint64_t Gen0 = T.Guard->Gen.load();
   std::shared_ptr<Entry> E = C.startFill(T.File, T.Var, T.B, T.Layout.ElemSize, Bytes,
                                          [this](const Entry &X) { return mayDrop(X); });

@@ -9,11 +9,11 @@
 // promises enough idle time before them (the summed gaps along the
 // predicted path, at least IOPOLY_KNOWAC_MIN_IDLE) and the cache has room.
 // It reads only while the main thread is outside I/O, in pieces of at most
-// 1 MiB, and does not start a piece that would still be running when the
-// main thread's next access is due (the idle time before it predicted by
-// the graph, the piece's time estimated from the I/O times in the graph):
-// the program's own reads and writes do not queue behind read-ahead. When
-// the main thread computes longer than predicted, the helper reads on. It reads with pread
+// 1 MiB, and only in idle time: when the graph predicts at least
+// IOPOLY_KNOWAC_MIN_IDLE before the main thread's next access (it
+// computes), or the main thread has been idle that much longer than
+// predicted. Between accesses that follow each other closely it keeps off
+// the disk, where its reads would only delay the program's. It reads with pread
 // on its own descriptor (PnetCDF is not thread-safe).
 // A read is kept only if nothing wrote the file meanwhile: the file's
 // write generation (FileGuard) and its stat() signature are the same
@@ -101,7 +101,7 @@ private:
   void run();
   void processEvents(std::unique_lock<std::mutex> &L);
   enum class Go { Read, Stop, Obsolete };
-  Go waitForWindow(std::unique_lock<std::mutex> &L, const ReadTask &T, int64_t Bytes);
+  Go waitForWindow(std::unique_lock<std::mutex> &L, const ReadTask &T);
   bool predicted(const ReadTask &T) const;
   void plan();
   void execute(ReadTask &T);
@@ -124,7 +124,7 @@ private:
   bool Stop = false;
   bool Working = false;
   bool WaitingForMain = false;    ///< the helper waits for the main thread's next access
-  Clock::time_point LastAccess;   ///< when the main thread last reported an access
+  Clock::time_point LastAccess;   ///< when the main thread last ended an access or an I/O call
   uint64_t Accesses = 0, IoEnds = 0;
   std::thread T;
 
@@ -133,7 +133,6 @@ private:
   // Helper-thread only.
   std::string NextKey; ///< the first prediction after the last access
   double WindowSec = -1;    ///< idle time predicted before the next access (< 0: unknown)
-  double SecPerByte = 0;    ///< read time per byte, from the graph's measurements
   std::vector<ReadTask> Predicted; ///< reads predicted now (what the cache keeps)
   std::map<std::pair<uint64_t, uint64_t>, int> Fds;
   std::set<std::string> DryDone; ///< dry run: regions "read" already
