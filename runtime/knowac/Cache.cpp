@@ -21,12 +21,23 @@ bool statFile(const std::string &Path, FileSig &Out) {
   return true;
 }
 
+namespace {
+/// Buffers kept for reuse, at most (beyond that they are freed).
+constexpr size_t PoolLimit = size_t(64) << 20;
+} // namespace
+
 void Cache::dropLocked(std::list<std::shared_ptr<Entry>>::iterator It) {
   Entry &E = **It;
   if (E.Served == 0) // read (or being read) ahead and never used
     Wasted += E.Bytes;
   E.St = Entry::State::Dropped;
   Used -= E.Bytes;
+  // Only the cache holds it (references are taken under this lock): no
+  // thread reads or fills the buffer any more, so it can serve the next read.
+  if (It->use_count() == 1 && E.Data.capacity() && PoolBytes + E.Data.capacity() <= PoolLimit) {
+    PoolBytes += E.Data.capacity();
+    Pool.push_back(std::move(E.Data));
+  }
   Entries.erase(It);
   Filled.notify_all();
 }
@@ -36,7 +47,17 @@ std::shared_ptr<Entry> Cache::startFill(FileId File, int Var, const Box &B, unsi
   std::lock_guard<std::mutex> L(Mu);
   if (Bytes > Capacity)
     return nullptr;
-  // Served entries first (they did their job), then those no longer predicted.
+  // Entries already served and no longer predicted did their job: they go
+  // now, and their buffers take the new reads (no fresh pages to fault in).
+  if (MayDrop)
+    for (auto It = Entries.begin(); It != Entries.end();) {
+      Entry &E = **It;
+      if (E.St == Entry::State::Ready && E.Served > 0 && MayDrop(E))
+        dropLocked(It++);
+      else
+        ++It;
+    }
+  // For room: served entries first, then those no longer predicted.
   for (int Pass = 0; Pass < 2 && Used + Bytes > Capacity; ++Pass)
     for (auto It = Entries.begin(); It != Entries.end() && Used + Bytes > Capacity;) {
       Entry &E = **It;
@@ -57,6 +78,17 @@ std::shared_ptr<Entry> Cache::startFill(FileId File, int Var, const Box &B, unsi
   E->B = B;
   E->ElemSize = ElemSize;
   E->Bytes = Bytes;
+  // The smallest pooled buffer that is large enough, else a new one.
+  size_t Best = Pool.size();
+  for (size_t I = 0; I < Pool.size(); ++I)
+    if (Pool[I].capacity() >= Bytes && (Best == Pool.size() || Pool[I].capacity() < Pool[Best].capacity()))
+      Best = I;
+  if (Best < Pool.size()) {
+    PoolBytes -= Pool[Best].capacity();
+    E->Data = std::move(Pool[Best]);
+    Pool.erase(Pool.begin() + long(Best));
+  }
+  E->Data.resize(Bytes);
   Used += Bytes;
   Entries.push_back(E);
   return E;

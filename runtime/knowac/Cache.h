@@ -56,13 +56,35 @@ struct FileSig {
 /// stat() of \p Path; false if it fails.
 bool statFile(const std::string &Path, FileSig &Out);
 
+/// Bytes for a region read ahead: not zeroed when allocated (they are read
+/// into at once), and recycled by the cache (no page faults for the next).
+class Buffer {
+public:
+  Buffer() = default;
+  explicit Buffer(size_t N) : P(new unsigned char[N]), N(N), Cap(N) {}
+  unsigned char *data() { return P.get(); }
+  const unsigned char *data() const { return P.get(); }
+  size_t size() const { return N; }
+  size_t capacity() const { return Cap; }
+  /// Keeps the allocation when it is large enough.
+  void resize(size_t Size) {
+    if (Size > Cap)
+      *this = Buffer(Size);
+    N = Size;
+  }
+
+private:
+  std::unique_ptr<unsigned char[]> P;
+  size_t N = 0, Cap = 0;
+};
+
 struct Entry {
   enum class State { InFlight, Ready, Dropped };
   FileId File;
   int Var = -1;
   Box B;
   unsigned ElemSize = 0;
-  std::vector<unsigned char> Data; ///< B's elements, packed row-major, as in the file
+  Buffer Data; ///< B's elements, packed row-major, as in the file (sized by startFill)
   FileSig Sig;                     ///< the file when it was read
   State St = State::InFlight;
   Clock::time_point ReadyAt;
@@ -76,8 +98,9 @@ public:
 
   enum class Found { Miss, Partial, Hit };
 
-  /// Registers a read of \p B (\p Bytes) about to start. Makes room by
-  /// dropping served entries, then entries \p MayDrop allows; null if it
+  /// Registers a read of \p B (\p Bytes) about to start. Drops the served
+  /// entries \p MayDrop allows (no longer predicted); makes room by dropping
+  /// other served entries, then unserved ones \p MayDrop allows; null if it
   /// does not fit.
   std::shared_ptr<Entry> startFill(FileId File, int Var, const Box &B, unsigned ElemSize, size_t Bytes,
                                    const std::function<bool(const Entry &)> &MayDrop = nullptr);
@@ -125,6 +148,8 @@ private:
   size_t Used = 0;
   uint64_t Wasted = 0, Evicted = 0;
   std::function<void(bool)> WaitHook;
+  std::vector<Buffer> Pool; ///< buffers of dropped entries, for the next reads
+  size_t PoolBytes = 0;
 };
 
 } // namespace knowac

@@ -153,6 +153,39 @@ inline void copyElem(const unsigned char *S, unsigned Es, Conv C, unsigned char 
   }
 }
 
+template <class U, U (*Swap)(U)> void swapRunOf(const unsigned char *S, int64_t N, unsigned char *D) {
+  for (int64_t I = 0; I < N; ++I) {
+    U X;
+    std::memcpy(&X, S + I * int64_t(sizeof(U)), sizeof(U));
+    X = Swap(X);
+    std::memcpy(D + I * int64_t(sizeof(U)), &X, sizeof(U));
+  }
+}
+uint16_t swap16(uint16_t X) { return __builtin_bswap16(X); }
+uint32_t swap32(uint32_t X) { return __builtin_bswap32(X); }
+uint64_t swap64(uint64_t X) { return __builtin_bswap64(X); }
+
+/// \p N adjacent elements of \p Es bytes, big-endian to native.
+void swapRun(const unsigned char *S, unsigned Es, int64_t N, unsigned char *D) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  std::memcpy(D, S, size_t(N) * Es);
+#else
+  switch (Es) {
+  case 2:
+    swapRunOf<uint16_t, swap16>(S, N, D);
+    return;
+  case 4:
+    swapRunOf<uint32_t, swap32>(S, N, D);
+    return;
+  case 8:
+    swapRunOf<uint64_t, swap64>(S, N, D);
+    return;
+  default:
+    std::memcpy(D, S, size_t(N) * Es);
+  }
+#endif
+}
+
 } // namespace
 
 void copyOut(const unsigned char *Packed, const Box &Have, unsigned ElemSize, const Box &Want, const int64_t *Imap,
@@ -162,6 +195,10 @@ void copyOut(const unsigned char *Packed, const Box &Have, unsigned ElemSize, co
   unsigned char *Out = static_cast<unsigned char *>(Dst);
   if (N == 0) {
     copyElem(Packed, ElemSize, C, Out);
+    return;
+  }
+  if (C == Conv::Same && !Imap && Want == Have) { // exactly what was read ahead: one run
+    swapRun(Packed, ElemSize, int64_t(Have.elements()), Out);
     return;
   }
   // Element strides of the packed source and of the destination.
@@ -189,8 +226,11 @@ void copyOut(const unsigned char *Packed, const Box &Have, unsigned ElemSize, co
     const unsigned char *Sp = Packed + S * int64_t(ElemSize);
     unsigned char *Dp = Out + D * int64_t(Ms);
     const int64_t Cnt = Want.Count[N - 1], Ds = DstStep[N - 1] * int64_t(Ms), Ss = InnerSrc * int64_t(ElemSize);
-    for (int64_t I = 0; I < Cnt; ++I, Sp += Ss, Dp += Ds)
-      copyElem(Sp, ElemSize, C, Dp);
+    if (C == Conv::Same && Ss == int64_t(ElemSize) && Ds == int64_t(ElemSize))
+      swapRun(Sp, ElemSize, Cnt, Dp); // the common case: a contiguous run, vectorized
+    else
+      for (int64_t I = 0; I < Cnt; ++I, Sp += Ss, Dp += Ds)
+        copyElem(Sp, ElemSize, C, Dp);
     if (!nextOuter(Idx, Want.Count))
       return;
   }

@@ -342,7 +342,6 @@ void Prefetcher::execute(ReadTask &T) {
   Ok = Ok && Fd >= 0;
   int64_t Read = 0;
   if (Ok) {
-    E->Data.resize(Bytes);
     Go G = readRuns(T, Fd, byteRuns(T.Layout, T.RecSize, T.B), E->Data.data(), Read);
     Ok = G == Go::Read;
     if (G == Go::Obsolete) { // no longer predicted: what was read is wasted, the rest is not read

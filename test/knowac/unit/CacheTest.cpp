@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <thread>
 
 using namespace iopoly::knowac;
@@ -22,7 +23,7 @@ Box box(int64_t S, int64_t C) { return Box{{S}, {C}, {1}}; }
 std::shared_ptr<Entry> ready(Cache &C, FileId F, int Var, Box B, size_t Bytes) {
   auto E = C.startFill(F, Var, B, 1, Bytes);
   if (E) {
-    E->Data.assign(Bytes, 7);
+    std::fill_n(E->Data.data(), Bytes, 7);
     EXPECT_TRUE(C.finishFill(E, true, FileSig{}));
   }
   return E;
@@ -83,7 +84,7 @@ TEST(Cache, AGetWaitsForTheReadInFlight) {
   ASSERT_TRUE(E);
   std::thread Helper([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    E->Data.assign(100, 3);
+    std::fill_n(E->Data.data(), 100, 3);
     C.finishFill(E, true, FileSig{});
   });
   std::shared_ptr<Entry> Got;
@@ -92,7 +93,31 @@ TEST(Cache, AGetWaitsForTheReadInFlight) {
   Helper.join();
   EXPECT_GT(Waited, 0.02);
   ASSERT_TRUE(Got);
-  EXPECT_EQ(Got->Data[20], 3);
+  EXPECT_EQ(Got->Data.data()[20], 3);
+}
+
+TEST(Cache, BuffersOfDroppedEntriesAreReusedOnlyWhenNobodyHoldsThem) {
+  Cache C(1 << 20);
+  auto A = ready(C, F1, 0, box(0, 1000), 1000);
+  const unsigned char *Mem = A->Data.data();
+  A.reset(); // only the cache holds it now
+  Box W = box(0, 1);
+  C.invalidate(F1, 0, &W);
+  auto B = C.startFill(F1, 0, box(0, 800), 1, 800);
+  ASSERT_TRUE(B);
+  EXPECT_EQ(B->Data.data(), Mem); // recycled
+  EXPECT_EQ(B->Data.size(), 800u);
+  // A buffer someone still reads from is not handed out again.
+  B->Data.data()[0] = 42;
+  ASSERT_TRUE(C.finishFill(B, true, FileSig{}));
+  std::shared_ptr<Entry> Held;
+  ASSERT_EQ(C.find(F1, 0, box(0, 10), Held), Cache::Found::Hit);
+  B.reset();
+  C.invalidate(F1, 0, &W);
+  auto D = C.startFill(F1, 0, box(0, 800), 1, 800);
+  ASSERT_TRUE(D);
+  EXPECT_NE(D->Data.data(), Held->Data.data());
+  EXPECT_EQ(Held->Data.data()[0], 42);
 }
 
 TEST(Cache, PartlyCachedRequestsArePartialHits) {

@@ -73,6 +73,10 @@ std::string makeFile(const Scratch &T, int Vars) {
   return P;
 }
 
+std::vector<unsigned char> bytesOf(const std::shared_ptr<Entry> &E) {
+  return std::vector<unsigned char>(E->Data.data(), E->Data.data() + E->Data.size());
+}
+
 std::vector<unsigned char> fileBytes(const std::string &P, int64_t Off, int64_t N) {
   std::vector<unsigned char> B(static_cast<size_t>(N));
   int Fd = ::open(P.c_str(), O_RDONLY);
@@ -103,7 +107,7 @@ TEST(Prefetcher, ReadsWhatTheGraphPredicts) {
   for (int V = 0; V < 4; ++V) {
     std::shared_ptr<Entry> E;
     ASSERT_EQ(C.find(Sig.Id, V, Box{{0}, {Part}, {1}}, E), Cache::Found::Hit) << V;
-    EXPECT_EQ(E->Data, fileBytes(P, V * Part, Part));
+    EXPECT_EQ(bytesOf(E), fileBytes(P, V * Part, Part));
     EXPECT_EQ(E->Sig, Sig);
   }
   Pf.stop();
@@ -200,7 +204,7 @@ TEST(Prefetcher, ReadsOnWhenTheMainThreadComputesFarLongerThanPredicted) {
   Pf.drain();
   std::shared_ptr<Entry> E;
   ASSERT_EQ(C.find(Sig.Id, 1, Box{{0}, {Part}, {1}}, E), Cache::Found::Hit);
-  EXPECT_EQ(E->Data, fileBytes(P, Part, Part));
+  EXPECT_EQ(bytesOf(E), fileBytes(P, Part, Part));
   Pf.stop();
 }
 
@@ -268,7 +272,7 @@ TEST(Prefetcher, ServedDataIsNeverOlderThanTheFile) {
       std::shared_ptr<Entry> E;
       if (C.find(Sig.Id, V, B, E) == Cache::Found::Hit) {
         ++Hits;
-        ASSERT_EQ(E->Data, fileBytes(P, V * Part, Part)) << "stale copy of variable " << V << " at " << Iter;
+        ASSERT_EQ(bytesOf(E), fileBytes(P, V * Part, Part)) << "stale copy of variable " << V << " at " << Iter;
         C.served(E);
       }
     }
