@@ -188,8 +188,16 @@ def render(raw, out):
         off = med([r["seconds"] for r in m["off"]])
         pf = med([r["seconds"] for r in m["prefetch"]])
         g = pct(pf, off)
-        L.append(f"| >= 25% less run time from the second run on, {m['ranks']} rank(s) | {g:.1f}% "
-                 f"({off:.2f} s -> {pf:.2f} s, medians of {len(m['prefetch'])}) | {verdict(g >= 25)} |")
+        ratio = med([r["compute_seconds"] for r in m["off"]]) / med([r["read_seconds"] for r in m["off"]])
+        L.append(f"| >= 25% less run time from the second run on, {m['ranks']} rank(s), compute/read "
+                 f"{ratio:.2f} (calibrated to 1) | {g:.1f}% ({off:.2f} s -> {pf:.2f} s, medians of "
+                 f"{len(m['prefetch'])}) | {verdict(g >= 25)} |")
+    sweep = [r for r in raw.get("operations", []) if r["kind"] == "work"]
+    if sweep:
+        cells = ", ".join(f"{r['off']['compute_seconds'] / r['off']['read_seconds']:.2f}: "
+                          f"{pct(r['prefetch']['seconds'], r['off']['seconds']):.0f}%" for r in
+                          sorted(sweep, key=lambda r: r["work"]))
+        L.append(f"| (the same, 1 rank, other compute/read ratios: single runs, section 3) | {cells} | |")
     accs = [accuracy(r) for m in raw["main"] for r in m["prefetch"]]
     accs = [a_ for a_ in accs if a_ == a_]
     nexts = [k0(r, "next_access_correct") / max(1, k0(r, "next_access_predictions"))
