@@ -6,7 +6,7 @@
 IOPOLY_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 IOPOLY_PACKAGES=(clang-19 llvm-19-dev libpolly-19-dev libclang-19-dev llvm-19-tools
   libclang-rt-19-dev libopenmpi-dev openmpi-bin libgtest-dev cmake ninja-build python3
-  nlohmann-json3-dev)
+  nlohmann-json3-dev libpnetcdf-dev libsqlite3-dev) # the last two: KNOWAC (runtime/knowac)
 # What the benchmark reports need besides (their plots): iopoly_ensure_packages
 # "${IOPOLY_BENCH_PACKAGES[@]}".
 IOPOLY_BENCH_PACKAGES=(python3-matplotlib)

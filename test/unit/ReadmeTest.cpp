@@ -38,5 +38,6 @@ TEST(Readme, DocumentsNoVariableThatDoesNotExist) {
     Known.insert(D.Name);
   std::regex Row("\\| `(IOPOLY_[A-Z_]+)` \\|");
   for (std::sregex_iterator It(R.begin(), R.end(), Row), End; It != End; ++It)
-    EXPECT_TRUE(Known.count((*It)[1])) << (*It)[1] << " is in the README table but not in runtime/core/Config.cpp";
+    if ((*It)[1].str().rfind("IOPOLY_KNOWAC", 0) != 0) // KNOWAC's table: test/knowac/unit/ReadmeTest.cpp
+      EXPECT_TRUE(Known.count((*It)[1])) << (*It)[1] << " is in the README table but not in runtime/core/Config.cpp";
 }
