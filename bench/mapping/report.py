@@ -129,6 +129,14 @@ def _paper(runs):
              "is modeled (disk queues and network hops; compute is free), so it is deterministic but only as "
              "good as the model. Misses are counted per transfer; the paper reports miss rates, which here "
              "change less because the mappings also change how many transfers reach each level.\n")
+    L.append("Why the modeled I/O moves so little even where the misses halve (mirror and pairs at 64/32/16): "
+             "the latency counts every transfer, and writes dominate it. Shared arrays write back only the bytes "
+             "a rank changed (the bytes that differ from the stripe's twin), and each run of such bytes goes "
+             "through the hierarchy to its disk as a transfer of its own; doubles written over zeros leave "
+             "runs of a few bytes, about one write transfer per element (mirror at 64/32/16, which writes 4 MiB "
+             "of doubles: 524,287 disk writes against 1,024 disk reads with block, 512 with cache+local). No mapping "
+             "changes the writes. Sending a sync point's runs of one stripe as one request, as the collective "
+             "MPI-IO path already does with file views, would let the reads show; it is not done yet.\n")
     return L
 
 
@@ -137,8 +145,9 @@ def write(result, out):
     plots = _plots(result, out)
     L = []
     L.append("# Iteration-to-rank mapping (paper 2)\n")
+    took = (" This run took %.0f minutes." % (result["elapsed_s"] / 60)) if "elapsed_s" in result else ""
     L.append("Regenerate with `%s` (raw data: [`raw/mapping.json`](raw/mapping.json); "
-             "`python3 -m bench.mapping.bench --report-only` re-renders this page).\n" % result["command"])
+             "`python3 -m bench.mapping.bench --report-only` re-renders this page).%s\n" % (result["command"], took))
     L.append("Every kernel of [`bench/mapping/kernels`](../mapping/kernels) is compiled with "
              "`iopoly-mpicc -fplugin-arg-iopoly-mpi=on` in four mappings: `block` (contiguous blocks of "
              "iterations, the paper's original version), `intra` (the blocks, each rank in its own locality "
@@ -152,11 +161,14 @@ def write(result, out):
              "program's; every measured run skips the checksum loops (`MAPK_CHECKSUM=off`, so that the counts "
              "are the kernel's own) and left array files byte-identical to that run's. Every real run was "
              "replayed by `iopoly-cachesim --order=recorded --check` and agreed with the servers at every "
-             "level.\n\n"
+             "level. Data sizes: `SCALE=%d` for the real runs (8 ranks and 6 servers share the 2 cores this ran on), "
+             "`SCALE=%d` for the simulated ones; %d kernels.\n\n"
              "Floors (in brackets): for L1, the distinct stripes each rank attached; for L2 and L3, the "
              "distinct stripes read through each I/O node and each storage node, summed over the level (they "
              "depend on which ranks share a node, hence on the mapping); disk reads floor: the distinct "
-             "stripes read at all, the same for every mapping.\n" % result["block_bytes"])
+             "stripes read at all, the same for every mapping.\n" % (
+                 result["block_bytes"], result["configs"]["real"]["scale"], result["configs"]["sim"]["scale"],
+                 len({r["kernel"] for r in runs})))
     for config in sorted({r["config"] for r in runs}):
         kernels, summ = _summary(runs, config)
         idx = _index(runs)
