@@ -2,6 +2,7 @@
 """Helpers of the mapping benchmark: commands with time limits and progress,
 topologies, statistics files."""
 
+import hashlib
 import json
 import os
 import shutil
@@ -47,6 +48,20 @@ def uniform_topology(path, clients, io_nodes, storage_nodes, disks, cache_bytes,
     }
     with open(path, "w") as f:
         json.dump(topo, f, indent=1)
+
+
+def files_digest(data_dir):
+    """SHA-256 over the array files (*.iop) under data_dir, names included:
+    two runs that leave the same arrays have the same digest."""
+    h = hashlib.sha256()
+    names = []
+    for top, _, files in os.walk(data_dir):
+        names += [os.path.join(top, f) for f in files if f.endswith(".iop")]
+    for n in sorted(names):
+        h.update(os.path.relpath(n, data_dir).encode() + b"\0")
+        with open(n, "rb") as f:
+            h.update(f.read())
+    return h.hexdigest()
 
 
 def fresh_dir(path):

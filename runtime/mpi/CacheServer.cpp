@@ -99,22 +99,60 @@ private:
     return Mg;
   }
 
-  /// Waits for \p Tag from \p Source. Disk transfers asked by other
-  /// storage nodes are served meanwhile (they never wait themselves, so two
-  /// storage nodes asking each other cannot deadlock); anything else waits
-  /// its turn.
+  /// Takes one message that has arrived: disk transfers asked by other
+  /// storage nodes are served at once (serving one never waits for an
+  /// answer, so two storage nodes asking each other cannot deadlock);
+  /// anything else waits its turn in Deferred.
+  void take(const MPI_Status &Probed) {
+    Message Mg;
+    MPI_Status St = receive(M, Probed.MPI_SOURCE, Probed.MPI_TAG, Mg.Buf);
+    Mg.Source = St.MPI_SOURCE;
+    Mg.Tag = St.MPI_TAG;
+    if (Mg.Tag == TagDisk)
+      disk(Mg);
+    else
+      Deferred.push_back(std::move(Mg));
+  }
+
+  /// Waits for \p Tag from \p Source, taking whatever else arrives.
   std::vector<char> await(int Source, int Tag) {
     while (true) {
-      Message Mg;
-      MPI_Status St = receive(M, MPI_ANY_SOURCE, MPI_ANY_TAG, Mg.Buf);
-      if (St.MPI_SOURCE == Source && St.MPI_TAG == Tag)
-        return Mg.Buf;
-      Mg.Source = St.MPI_SOURCE;
-      Mg.Tag = St.MPI_TAG;
-      if (Mg.Tag == TagDisk)
-        disk(Mg);
+      // Serving a disk transfer may have taken the answer already.
+      for (auto It = Deferred.begin(); It != Deferred.end(); ++It)
+        if (It->Source == Source && It->Tag == Tag) {
+          std::vector<char> Buf = std::move(It->Buf);
+          Deferred.erase(It);
+          return Buf;
+        }
+      MPI_Status St = probe(M, MPI_ANY_SOURCE, MPI_ANY_TAG);
+      if (St.MPI_SOURCE == Source && St.MPI_TAG == Tag) {
+        std::vector<char> Buf;
+        receive(M, Source, Tag, Buf);
+        return Buf;
+      }
+      take(St);
+    }
+  }
+
+  /// Sends \p Mg to another server or a client. A message larger than MPI's
+  /// eager limit waits for its receiver: two storage nodes sending each
+  /// other disk transfers at once would both wait forever, so the send is
+  /// nonblocking and whatever arrives meanwhile is taken.
+  void post(int Dest, int Tag, const std::vector<char> &Mg) {
+    MPI_Request Rq;
+    PMPI_Isend(Mg.data(), static_cast<int>(Mg.size()), MPI_BYTE, Dest, Tag, M, &Rq);
+    Backoff B;
+    for (int Done = 0;;) {
+      PMPI_Test(&Rq, &Done, MPI_STATUS_IGNORE);
+      if (Done)
+        return;
+      int Flag = 0;
+      MPI_Status St;
+      PMPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, M, &Flag, &St);
+      if (Flag)
+        take(St);
       else
-        Deferred.push_back(std::move(Mg));
+        B.idle();
     }
   }
 
@@ -171,7 +209,7 @@ private:
     }
     Request D = R;
     D.Time = Arrive;
-    send(M, storageRank(Owner), TagDisk, pack(&D, sizeof D, Path, R.Write ? Data : nullptr, R.Write ? R.Bytes : 0));
+    post(storageRank(Owner), TagDisk, pack(&D, sizeof D, Path, R.Write ? Data : nullptr, R.Write ? R.Bytes : 0));
     std::vector<char> Buf = await(storageRank(Owner), TagDiskReply);
     Reply Rp;
     std::memcpy(&Rp, Buf.data(), sizeof Rp);
@@ -193,7 +231,7 @@ private:
     Rp.Level = 4;
     Rp.Err = diskIO(R, Path, Data.data());
     Rp.Done = diskTime(R, Arrive) + Net.hop(R.Write ? 0 : R.Bytes);
-    send(M, Mg.Source, TagDiskReply, pack(&Rp, sizeof Rp, "", Data.data(), R.Write || Rp.Err ? 0 : R.Bytes));
+    post(Mg.Source, TagDiskReply, pack(&Rp, sizeof Rp, "", Data.data(), R.Write || Rp.Err ? 0 : R.Bytes));
   }
 
   void request(const Message &Mg) {
@@ -237,7 +275,7 @@ private:
           Cache.endEpoch({K}, {}); // a failed read leaves nothing cached
       }
     }
-    send(M, Mg.Source, TagReply, pack(&Rp, sizeof Rp, "", Out.data(), R.Write || Rp.Err ? 0 : R.Bytes));
+    post(Mg.Source, TagReply, pack(&Rp, sizeof Rp, "", Out.data(), R.Write || Rp.Err ? 0 : R.Bytes));
   }
 
   /// The level below: the storage node for an I/O node, the disk for a
@@ -250,7 +288,7 @@ private:
     Request Fw = R;
     Fw.Time = Arrive;
     int To = storageRank(T.IoNodes[static_cast<size_t>(Node)].StorageNode);
-    send(M, To, TagRequest, pack(&Fw, sizeof Fw, Path, R.Write ? Data : nullptr, R.Write ? R.Bytes : 0));
+    post(To, TagRequest, pack(&Fw, sizeof Fw, Path, R.Write ? Data : nullptr, R.Write ? R.Bytes : 0));
     std::vector<char> Buf = await(To, TagReply);
     Reply From;
     std::memcpy(&From, Buf.data(), sizeof From);
@@ -283,7 +321,7 @@ private:
       Out.push_back(KV.first.Stripe);
       Out.push_back(KV.second);
     }
-    send(M, Mg.Source, TagEpochReply,
+    post(Mg.Source, TagEpochReply,
          std::vector<char>(reinterpret_cast<char *>(Out.data()), reinterpret_cast<char *>(Out.data() + Out.size())));
   }
 
@@ -301,7 +339,7 @@ private:
     std::memcpy(&NF, F, 8);
     for (const BlockKey &K : Cache.endEpoch(Keys, files(F + 8, NF)))
       Data.erase(K);
-    send(M, Mg.Source, TagDropAck, {});
+    post(Mg.Source, TagDropAck, {});
   }
 
   MPI_Comm M;

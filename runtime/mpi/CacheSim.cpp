@@ -203,6 +203,7 @@ std::string simulate(const Topology &T, const std::vector<TraceContents> &Traces
     };
     SimClient C;
     C.Rank = static_cast<int>(K);
+    std::set<std::pair<int, uint64_t>> Attached; // L1's floor: distinct stripes attached
     size_t R = 0;
     auto Flush = [&](uint64_t Upto) {
       for (; R < Tr.Requests.size() && Tr.Requests[R].After <= Upto; ++R) {
@@ -218,6 +219,7 @@ std::string simulate(const Topology &T, const std::vector<TraceContents> &Traces
       if ((Ev.Kind & 0xf0) == TraceAttach) {
         C.L1Accesses++;
         C.L1Hits += Ev.Kind & TraceHit;
+        Attached.insert({Global(Ev.Array), Ev.Stripe});
       } else if ((Ev.Kind & 0xf0) == TraceSync) {
         Step St;
         St.Sync = true;
@@ -227,6 +229,7 @@ std::string simulate(const Topology &T, const std::vector<TraceContents> &Traces
       }
     }
     Flush(~0ULL);
+    Res.L1Compulsory += Attached.size();
     Res.Clients.push_back(C);
   }
   // Sync points passed before each step, per array.
@@ -439,6 +442,7 @@ std::string SimResult::toJSON(bool PerClient) const {
   W.key("io_latency_max_s").value(IoMaxSeconds);
   W.key("makespan_s").value(Makespan);
   W.key("compulsory").beginObject();
+  W.key("L1").value(static_cast<unsigned long long>(L1Compulsory));
   W.key("L2").value(static_cast<unsigned long long>(L2Compulsory));
   W.key("L3").value(static_cast<unsigned long long>(L3Compulsory));
   W.key("disk").value(static_cast<unsigned long long>(DiskCompulsory));

@@ -56,8 +56,9 @@ struct SimResult {
   std::string FirstMismatch;
   double IoMeanSeconds = 0, IoMaxSeconds = 0, Makespan = 0;
   /// The floor: misses no cache of that size could avoid (distinct stripes
-  /// read through each cache node, summed over the level).
-  uint64_t L2Compulsory = 0, L3Compulsory = 0, DiskCompulsory = 0;
+  /// read through each cache node, summed over the level; for L1, distinct
+  /// stripes each rank attached).
+  uint64_t L1Compulsory = 0, L2Compulsory = 0, L3Compulsory = 0, DiskCompulsory = 0;
   std::string toJSON(bool PerClient) const;
 };
 

@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <time.h>
 #include <vector>
 
 namespace iopoly {
@@ -76,11 +77,36 @@ inline std::vector<char> pack(const void *Header, size_t HeaderBytes, const std:
   return M;
 }
 
+/// Sleeps a little longer each time nothing arrived (up to 200 us): on an
+/// oversubscribed node the ranks and servers that wait then leave the cores
+/// to the one that works, instead of spinning in MPI's progress loop.
+struct Backoff {
+  unsigned Us = 0;
+  void idle() {
+    if (Us < 200)
+      Us = Us ? 2 * Us : 1;
+    struct timespec Ts = {0, static_cast<long>(Us) * 1000};
+    nanosleep(&Ts, nullptr);
+  }
+};
+
+/// Waits until a message from \p Source with \p Tag (either may be
+/// MPI_ANY_*) can be received; returns its status.
+inline MPI_Status probe(MPI_Comm C, int Source, int Tag) {
+  MPI_Status St;
+  Backoff B;
+  for (int Flag = 0;;) {
+    PMPI_Iprobe(Source, Tag, C, &Flag, &St);
+    if (Flag)
+      return St;
+    B.idle();
+  }
+}
+
 /// Receives one message of any size from \p Source with \p Tag (either may
 /// be MPI_ANY_*).
 inline MPI_Status receive(MPI_Comm C, int Source, int Tag, std::vector<char> &Buf) {
-  MPI_Status St;
-  PMPI_Probe(Source, Tag, C, &St);
+  MPI_Status St = probe(C, Source, Tag);
   int N = 0;
   PMPI_Get_count(&St, MPI_BYTE, &N);
   Buf.resize(static_cast<size_t>(N));

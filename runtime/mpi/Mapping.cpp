@@ -235,20 +235,28 @@ private:
       for (size_t B = A + 1; B < N; ++B)
         Sim[A][B] = Sim[B][A] = common(tag(Cl[A][0]), tag(Cl[B][0]));
     std::vector<bool> Alive(N, true);
+    std::vector<int64_t> Size(N);
+    for (size_t A = 0; A < N; ++A)
+      Size[A] = sizeOf(Cl[A]);
     size_t Live = N;
     while (Live > K) {
+      // Ties (clusters that share nothing, above all) go to the pair of
+      // fewest iterations: otherwise the first cluster swallows every
+      // unrelated one and balancing must tear it apart again.
       size_t BA = 0, BB = 0;
-      int64_t Best = -1;
+      int64_t Best = -1, BestSize = INT64_MAX;
       for (size_t A = 0; A < N; ++A)
         for (size_t B = A + 1; Alive[A] && B < N; ++B)
-          if (Alive[B] && Sim[A][B] > Best) {
+          if (Alive[B] && (Sim[A][B] > Best || (Sim[A][B] == Best && Size[A] + Size[B] < BestSize))) {
             Best = Sim[A][B];
+            BestSize = Size[A] + Size[B];
             BA = A, BB = B;
           }
       for (Item &I : Cl[BB])
         Cl[BA].push_back(std::move(I));
       Cl[BB].clear();
       Alive[BB] = false;
+      Size[BA] += Size[BB];
       for (size_t X = 0; X < N; ++X)
         Sim[BA][X] = Sim[X][BA] = Sim[BA][X] + Sim[BB][X];
       --Live;

@@ -144,3 +144,36 @@ TEST(Mapping, DisjointChunksAreBalancedWithinBThres) {
     EXPECT_LE(R.Imbalance, 0.10 + 1e-9) << "local " << Local;
   }
 }
+
+TEST(Mapping, MirroredRowsStayTogetherAtPaper2Scale) {
+  // bench/mapping/kernels/mirror.c at 64/32/16 nodes: chunk k (rows 2k and
+  // 2k+1) reads rows 2k, 2k+1, N-1-2k, N-2-2k of A and writes its own two
+  // rows of C (numbered after A's). Chunks k and 255-k read the same rows;
+  // once those pairs are merged, clusters share nothing, and a mapping that
+  // keeps every pair on one client brings each row of A into one cache per
+  // level: 512 + 512 chunks at every level. block needs 3 * 512.
+  const int64_t N = 512;
+  std::vector<IterChunk> Ch(N / 2);
+  for (int64_t K = 0; K < N / 2; ++K) {
+    std::vector<uint32_t> Tag = {static_cast<uint32_t>(2 * K), static_cast<uint32_t>(2 * K + 1),
+                                 static_cast<uint32_t>(N - 2 - 2 * K), static_cast<uint32_t>(N - 1 - 2 * K),
+                                 static_cast<uint32_t>(N + 2 * K), static_cast<uint32_t>(N + 2 * K + 1)};
+    std::sort(Tag.begin(), Tag.end());
+    Tag.erase(std::unique(Tag.begin(), Tag.end()), Tag.end());
+    Ch[static_cast<size_t>(K)] = {Tag, {{2 * K, 2 * K + 2}}};
+  }
+  Topology T;
+  ASSERT_EQ("", parseTopology(R"({"uniform": {"clients": 64, "io_nodes": 32, "storage_nodes": 16,
+                                  "io_cache": "1M", "storage_cache": "1M"}})",
+                              T));
+  MapOptions Block, Cache;
+  Block.Kind = MapKind::Block;
+  MapReport RB, RC;
+  mapIterations(Ch, N, MapTree::fromTopology(T), Block, &RB);
+  mapIterations(Ch, N, MapTree::fromTopology(T), Cache, &RC);
+  EXPECT_EQ(3u * N, RB.FootprintL2);
+  EXPECT_EQ(2u * N, RC.FootprintL1);
+  EXPECT_EQ(2u * N, RC.FootprintL2);
+  EXPECT_EQ(2u * N, RC.FootprintL3);
+  EXPECT_LE(RC.Imbalance, 0.10 + 1e-9);
+}

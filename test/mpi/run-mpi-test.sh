@@ -280,19 +280,23 @@ case "$scenario" in
         ;;
     esac
     ;;
-  hierarchy_fig7 | hierarchy_fig7_mpiio)
+  hierarchy_fig7 | hierarchy_fig7_mpiio | hierarchy_two_storage)
     # The storage-cache hierarchy of paper 2, Fig. 7 for real: 4 compute
-    # ranks, 2 I/O-node and 1 storage-node servers spawned by MPI_Init.
-    # shared_comm checks every byte (server caches must stay coherent
-    # across sync points); the statistics carry per-level counters; and
-    # iopoly-cachesim replaying the ranks' traces in the servers' order
-    # must serve every transfer at the level that served it.
+    # ranks, 2 I/O-node and 1 storage-node servers spawned by MPI_Init
+    # (two storage nodes that ask each other for disk transfers in
+    # hierarchy_two_storage). shared_comm checks every byte (server caches
+    # must stay coherent across sync points); the statistics carry
+    # per-level counters; and iopoly-cachesim replaying the ranks' traces
+    # in the servers' order must serve every transfer at the level that
+    # served it.
     here=$(cd "$(dirname "$0")" && pwd)
     : "${MT_CACHESIM:?iopoly-cachesim (MT_CACHESIM)}"
     export MT_WORK=$work
-    export IOPOLY_TOPOLOGY=$here/topo-fig7.json IOPOLY_TRACE=$work/run.%r.trace IOPOLY_STATS=$work/final%r.json
+    topo=$here/topo-fig7.json
+    [ "$scenario" = hierarchy_two_storage ] && topo=$here/topo-fig7-two-storage.json
+    export IOPOLY_TOPOLOGY=$topo IOPOLY_TRACE=$work/run.%r.trace IOPOLY_STATS=$work/final%r.json
     export IOPOLY_DISK_MODEL=hdd
-    [ "$scenario" = hierarchy_fig7 ] && export IOPOLY_BACKEND=posix
+    [ "$scenario" != hierarchy_fig7_mpiio ] && export IOPOLY_BACKEND=posix
     # Spawned servers are another job: Open MPI reaches them over TCP.
     export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo
     mpin 4 shared_comm barrier 24 2>"$work/err" || { cat "$work/err" >&2; fail "shared_comm under the hierarchy"; }

@@ -15,9 +15,10 @@ int main(int argc, char **argv) {
       C[i][j] = A[i][j] + A[i + N / 2][j];
       E[i][j] = A[i + N / 2][j] - A[i][j];
     }
-  for (int i = 0; i < N / 2; ++i)
-    for (int j = 0; j < M; ++j)
-      mapk_mix(C[i][j] * 3 + E[i][j]);
+  if (mapk_verify())
+    for (int i = 0; i < N / 2; ++i)
+      for (int j = 0; j < M; ++j)
+        mapk_mix(C[i][j] * 3 + E[i][j]);
   mapk_end("shift");
   return 0;
 }
