@@ -316,7 +316,7 @@ class Tester:
         # The helper file the program calls (issue 9), built without the
         # plugin: lowered builds reach their arrays from it by page faults.
         objs = []
-        if info.get('helper'):
+        if info and info.get('helper'):
             helper = os.path.join(work, 'helper.c')
             with open(helper, 'w') as f:
                 f.write(info['helper'])
