@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Polly/PollyPipeline.h"
+#include "Support/Options.h"
 #include "Transform/DiskReuse.h"
 
 #include "polly/CodeGen/CodeGeneration.h"
@@ -29,7 +30,8 @@ static void setDefault(const char *Name, const char *Value) {
 
 void configurePolly() {
   setDefault("polly-process-unprofitable", "true");
-  setDefault("polly-detect-reductions", "false");
+  // Reductions stay in program order unless the user allows reassociation.
+  setDefault("polly-detect-reductions", reassociateReductions() ? "true" : "false");
 }
 
 void keepLoopsForPolly() {
