@@ -192,6 +192,8 @@ std::string Runtime::statsJSON() {
     W.key("dropped").value(static_cast<unsigned long long>(K.PrefetchDropped));
     W.key("used").value(static_cast<unsigned long long>(K.PrefetchUsed));
     W.key("wasted").value(static_cast<unsigned long long>(K.PrefetchWasted));
+    // Accuracy: the share of issued prefetches that a later attach used.
+    W.key("accuracy").value(K.PrefetchIssued ? static_cast<double>(K.PrefetchUsed) / K.PrefetchIssued : 0.0);
     W.endObject();
     W.key("read_errors").value(static_cast<unsigned long long>(K.ReadErrors));
     W.key("write_errors").value(static_cast<unsigned long long>(K.WriteErrors));
