@@ -45,6 +45,7 @@ struct iopoly_tile_term {
 #define IOPOLY_TILE_ORIGINAL 0x2
 
 struct iopoly_tile_version {
+  uint64_t unit;  /* bytes of one unit (0: the original order) */
   uint32_t first; /* index of its first term */
   uint32_t count; /* number of terms */
 };

@@ -491,7 +491,7 @@ unsigned pickVersion(const std::vector<std::vector<TileTerm>> &Terms, uint64_t B
   std::vector<iopoly_tile_version> Vers;
   std::vector<iopoly_tile_term> All;
   for (const auto &V : Terms) {
-    Vers.push_back({static_cast<uint32_t>(All.size()), static_cast<uint32_t>(V.size())});
+    Vers.push_back({0, static_cast<uint32_t>(All.size()), static_cast<uint32_t>(V.size())});
     for (const TileTerm &T : V)
       All.push_back({T.Span, T.Runs, T.Run, T.Window, T.Total, T.Tiles, T.Group,
                      static_cast<uint16_t>((T.Streamed ? IOPOLY_TILE_STREAMED : 0u) | (T.Original ? IOPOLY_TILE_ORIGINAL : 0u)),
@@ -519,6 +519,10 @@ void printRegionTiling(raw_ostream &OS, const RegionTiling &R, const std::vector
         OS << ": " << polly::stringFromIslObj(
                           unitOf(byteOf(Arrays[A], R.Pivots.at(P.first).Access), Finest, O).intersect_domain(P.second));
       OS << "\n";
+      for (polly::MemoryAccess *MA : *P.first)
+        if (MA->isLatestArrayKind())
+          OS << "      " << (MA->isWrite() ? "write " : "read ") << polly::stringFromIslObj(MA->getLatestAccessRelation())
+             << "\n";
     }
   OS << "groups (" << R.Groups.size() << "):\n";
   for (size_t K = 0; K < R.Groups.size(); ++K) {
@@ -680,9 +684,9 @@ RegionTiling planRegion(polly::Scop &S, const isl::union_set &Region, const isl:
   if (!Any) {
     std::string Why;
     for (const TiledGroup &G : Groups)
-      if (!G.Why.empty()) {
+      if (!G.Why.empty() && (Why.empty() || (G.Blocked && !R.Blocked))) {
         Why = G.Why;
-        break;
+        R.Blocked = G.Blocked;
       }
     R.Why = Why.empty() ? "nothing to tile" : Why;
     return R;

@@ -99,6 +99,7 @@ struct RegionTiling {
   std::vector<std::vector<TileTerm>> Terms;   ///< per version (tiled ones, then the original order)
   unsigned TiledGroups = 0, Fused = 0;
   std::string Why;                            ///< nothing to do: why
+  bool Blocked = false;                       ///< Why is a dependence (else: nothing to gain)
 };
 
 /// Plans the tiling of \p Region. \p Deps are the dependences the order must

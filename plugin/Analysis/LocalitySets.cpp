@@ -13,8 +13,10 @@
 #include "polly/Support/ISLTools.h"
 
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -27,31 +29,63 @@ namespace iopoly {
 
 namespace {
 
-/// The pragma's name of a disk-resident base pointer, or "".
-std::string diskResidentName(const Value *Base) {
+/// Whether \p Base is a disk-resident base pointer (before lowering: a
+/// global with the pragma's metadata, or a marked pointer), looking through
+/// the phis and selects code generation of an earlier SCoP leaves between a
+/// marker and its later users; \p Name gets the pragma's name if known.
+bool diskResidentBase(const Value *Base, std::string *Name, SmallPtrSetImpl<const Value *> &Seen) {
   Base = Base->stripPointerCasts();
+  if (!Seen.insert(Base).second)
+    return true; // a cycle of phis: decided by the other incoming values
   const MDNode *MD = nullptr;
-  if (auto *G = dyn_cast<GlobalVariable>(Base))
+  if (auto *G = dyn_cast<GlobalVariable>(Base)) {
     MD = G->getMetadata(DiskResidentMD);
-  else if (auto *C = dyn_cast<CallInst>(Base))
-    if (const Function *F = C->getCalledFunction(); F && F->getName() == MarkerName)
-      MD = C->getMetadata(DiskResidentMD);
-  if (!MD)
-    return "";
-  if (MD->getNumOperands())
+    if (!MD)
+      return false;
+  } else if (auto *C = dyn_cast<CallInst>(Base)) {
+    const Function *F = C->getCalledFunction();
+    if (!F || F->getName() != MarkerName)
+      return false;
+    MD = C->getMetadata(DiskResidentMD);
+  } else if (auto *P = dyn_cast<PHINode>(Base)) {
+    if (!P->getNumIncomingValues())
+      return false;
+    for (const Value *V : P->incoming_values())
+      if (!diskResidentBase(V, Name, Seen))
+        return false;
+    return true;
+  } else if (auto *L = dyn_cast<LoadInst>(Base)) {
+    // Polly's code generation of an earlier SCoP passes the values its
+    // statements define (a copy of a marker) to later code through a stack
+    // slot: disk-resident if everything stored there is.
+    auto *Slot = dyn_cast<AllocaInst>(L->getPointerOperand()->stripPointerCasts());
+    if (!Slot)
+      return false;
+    bool Any = false;
+    for (const User *U : Slot->users()) {
+      if (auto *St = dyn_cast<StoreInst>(U)) {
+        if (St->getPointerOperand()->stripPointerCasts() != Slot || !diskResidentBase(St->getValueOperand(), Name, Seen))
+          return false;
+        Any = true;
+      } else if (!isa<LoadInst>(U) && !(isa<IntrinsicInst>(U) && cast<IntrinsicInst>(U)->isLifetimeStartOrEnd())) {
+        return false;
+      }
+    }
+    return Any;
+  } else if (auto *Sel = dyn_cast<SelectInst>(Base)) {
+    return diskResidentBase(Sel->getTrueValue(), Name, Seen) && diskResidentBase(Sel->getFalseValue(), Name, Seen);
+  } else {
+    return false;
+  }
+  if (Name && Name->empty() && MD && MD->getNumOperands())
     if (auto *S = dyn_cast<MDString>(MD->getOperand(0)))
-      return S->getString().str();
-  return Base->hasName() ? Base->getName().str() : "disk-resident array";
+      *Name = S->getString().str();
+  return true;
 }
 
 bool isDiskResidentBase(const Value *Base) {
-  Base = Base->stripPointerCasts();
-  if (auto *G = dyn_cast<GlobalVariable>(Base))
-    return G->getMetadata(DiskResidentMD) != nullptr;
-  if (auto *C = dyn_cast<CallInst>(Base))
-    if (const Function *F = C->getCalledFunction())
-      return F->getName() == MarkerName;
-  return false;
+  SmallPtrSet<const Value *, 8> Seen;
+  return diskResidentBase(Base, nullptr, Seen);
 }
 
 /// Total bytes of the array when the compiler knows it (global arrays).
@@ -181,8 +215,9 @@ void removeCycles(FamilyGraph &G, const isl::union_map &Deps, unsigned MaxSplits
 } // namespace
 
 std::string userArrayName(const polly::ScopArrayInfo *SAI) {
-  std::string N = diskResidentName(SAI->getBasePtr());
-  if (!N.empty())
+  std::string N;
+  SmallPtrSet<const Value *, 8> Seen;
+  if (diskResidentBase(SAI->getBasePtr(), &N, Seen) && !N.empty())
     return N;
   const Value *B = SAI->getBasePtr();
   if (B && B->hasName())

@@ -72,6 +72,10 @@ static cl::opt<std::string> BufferOpt("iopoly-buffer",
                                                "compile only the version for it (default: chosen at run time)"),
                                       cl::init(""), cl::cat(IOPolyCategory));
 
+static cl::opt<bool> PrintTilingOpt("iopoly-print-tiling", cl::Hidden,
+                                    cl::desc("dro-l/dro-wp: print every SCoP's tiling plan to stderr"),
+                                    cl::init(false), cl::cat(IOPolyCategory));
+
 // Test only (hidden, opt/-mllvm): proves that the legality check refuses
 // an order the LSG would never produce.
 static cl::opt<bool> ReverseOrderOpt("iopoly-debug-reverse-order", cl::Hidden,
@@ -80,6 +84,7 @@ static cl::opt<bool> ReverseOrderOpt("iopoly-debug-reverse-order", cl::Hidden,
 
 Mode mode() { return ModeOpt; }
 bool debugReverseOrder() { return ReverseOrderOpt; }
+bool printTiling() { return PrintTilingOpt; }
 unsigned maxSets() { return MaxSetsOpt ? MaxSetsOpt : 1; }
 bool modeUsesPolly() { return ModeOpt == Mode::CLO || ModeOpt == Mode::DroL || ModeOpt == Mode::DroWP; }
 bool stripeGranularity() { return GranularityOpt != "disk"; }

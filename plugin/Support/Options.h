@@ -51,6 +51,8 @@ bool serpentineStreams();
 /// -iopoly-debug-reverse-order (hidden): the LSG order reversed, for tests
 /// of the dependence check.
 bool debugReverseOrder();
+/// -iopoly-print-tiling (hidden): dro-l/dro-wp print their plans to stderr.
+bool printTiling();
 
 /// Applies one "-fplugin-arg-iopoly-<name>=<value>" (given as
 /// "name=value"); returns an error message or "".

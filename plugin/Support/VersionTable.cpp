@@ -17,19 +17,21 @@ VersionTableTypes::VersionTableTypes(LLVMContext &C) {
   Type *I64 = Type::getInt64Ty(C), *I32 = Type::getInt32Ty(C), *Ptr = PointerType::getUnqual(C);
   Type *I16 = Type::getInt16Ty(C);
   Term = StructType::get(C, {I64, I64, I64, I64, I64, I64, I32, I16, I16});
-  Version = StructType::get(C, {I32, I32});
+  Version = StructType::get(C, {I64, I32, I32});
   Table = StructType::get(C, {I32, I32, Ptr, Ptr, Ptr, I32, I32});
 }
 
 CallInst *emitVersionChoice(Module &M, Instruction *Before, const std::vector<std::vector<iopoly_tile_term>> &Versions,
-                            StringRef Where, bool Prefetch) {
+                            const std::vector<uint64_t> &Units, StringRef Where, bool Prefetch) {
   LLVMContext &C = M.getContext();
   VersionTableTypes Ty(C);
   auto I64 = [&](uint64_t V) { return ConstantInt::get(Type::getInt64Ty(C), V); };
   auto I32 = [&](uint64_t V) { return ConstantInt::get(Type::getInt32Ty(C), V); };
   std::vector<Constant *> Terms, Vers;
-  for (const auto &V : Versions) {
-    Vers.push_back(ConstantStruct::get(Ty.Version, {I32(Terms.size()), I32(V.size())}));
+  for (size_t K = 0; K < Versions.size(); ++K) {
+    const auto &V = Versions[K];
+    Vers.push_back(ConstantStruct::get(Ty.Version, {I64(K < Units.size() ? Units[K] : 0), I32(Terms.size()),
+                                                    I32(V.size())}));
     for (const iopoly_tile_term &T : V)
       Terms.push_back(ConstantStruct::get(
           Ty.Term, {I64(T.span), I64(T.runs), I64(T.run), I64(T.window), I64(T.total), I64(T.tiles), I32(T.group),

@@ -26,11 +26,12 @@ struct VersionTableTypes {
   llvm::StructType *Term, *Version, *Table;
 };
 
-/// Emits the table (versions in order, the last is the original order) and
-/// a call of __iopoly_pick_version before \p Before; returns the call.
+/// Emits the table (versions in order, the last is the original order;
+/// \p Units the unit bytes of the tiled ones) and a call of
+/// __iopoly_pick_version before \p Before; returns the call.
 llvm::CallInst *emitVersionChoice(llvm::Module &M, llvm::Instruction *Before,
                                   const std::vector<std::vector<iopoly_tile_term>> &Versions,
-                                  llvm::StringRef Where, bool Prefetch);
+                                  const std::vector<uint64_t> &Units, llvm::StringRef Where, bool Prefetch);
 
 } // namespace iopoly
 

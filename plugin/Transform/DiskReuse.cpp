@@ -125,9 +125,9 @@ DebugLoc locationOf(const RegionTiling &R, const TiledGroup &G, const DebugLoc &
 
 /// Remarks are printed once per source location (inlined copies of a loop
 /// and repeated passes over a function say the same thing).
-bool firstTimeAt(const DebugLoc &Loc, StringRef Kind) {
+bool firstTimeAt(const DebugLoc &Loc, StringRef Kind, const std::string &Msg) {
   static StringSet<> Seen;
-  std::string Key = Kind.str();
+  std::string Key = Kind.str() + "|" + Msg;
   if (Loc)
     Key += "@" + std::to_string(Loc.getLine()) + ":" + std::to_string(Loc.getCol()) + "@" +
            (Loc->getScope() ? Loc->getScope()->getFilename().str() : std::string());
@@ -264,10 +264,19 @@ PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager 
   BasicBlock *Entry = S.getEntry();
   DebugLoc Loc = locationOf(S);
   auto Missed = [&](const DebugLoc &At, const std::string &Why) {
-    if (firstTimeAt(At, "missed"))
+    if (firstTimeAt(At, "missed", Why))
       ORE.emit([&] {
         return OptimizationRemarkMissed(DEBUG_TYPE, "DiskReuseNotApplied", At, Entry)
                << "disk-reuse restructuring left the loops here in their order: " << Why;
+      });
+    return PreservedAnalyses::all();
+  };
+  // Nothing to gain is not a missed optimization: an analysis remark.
+  auto NoGain = [&](const DebugLoc &At, const std::string &Why) {
+    if (firstTimeAt(At, "analysis", Why))
+      ORE.emit([&] {
+        return OptimizationRemarkAnalysis(DEBUG_TYPE, "DiskReuseNoGain", At, Entry)
+               << "disk-reuse restructuring keeps the loops here in their order: " << Why;
       });
     return PreservedAnalyses::all();
   };
@@ -276,14 +285,31 @@ PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager 
   if (!D.hasValidDependences())
     return Missed(Loc, "Polly could not compute the dependences of these loops");
   SCoPPlan P = planScop(S, dependencesToKeep(D), WholeProgram);
-  if (!P.Why.empty())
-    return Missed(Loc, P.Why);
+  if (printTiling()) {
+    errs() << "iopoly tiling plan of SCoP " << S.getNameStr() << " in function " << S.getFunction().getName()
+           << (Loc ? " at line " + std::to_string(Loc.getLine()) : std::string()) << ":\n";
+    for (const RegionTiling &R : P.Regions)
+      printRegionTiling(errs(), R, P.Arrays, P.Opts);
+    if (P.Regions.empty())
+      errs() << "  " << P.Why << "\n";
+  }
+  if (!P.Why.empty()) {
+    bool Blocked = false;
+    for (const RegionTiling &R : P.Regions)
+      Blocked |= R.Blocked;
+    if (Blocked || (P.Regions.empty() && P.Arrays.size()))
+      return Missed(Loc, P.Why);
+    return NoGain(Loc, P.Why);
+  }
   // Loops kept in their order inside tiled regions, and why.
   for (size_t K = 0; K < P.Regions.size(); ++K) {
     const RegionTiling &R = P.Regions[K];
     if (!P.Planned[K]) {
-      if (!R.Why.empty())
-        Missed(locationOf(R, R.Groups.empty() ? TiledGroup() : R.Groups.front(), Loc), R.Why);
+      DebugLoc At = locationOf(R, R.Groups.empty() ? TiledGroup() : R.Groups.front(), Loc);
+      if (R.Blocked)
+        Missed(At, R.Why);
+      else if (!R.Why.empty())
+        NoGain(At, R.Why);
       continue;
     }
     for (const TiledGroup &G : R.Groups)
@@ -291,11 +317,8 @@ PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager 
         DebugLoc At = locationOf(R, G, Loc);
         if (G.Blocked)
           Missed(At, G.Why);
-        else if (firstTimeAt(At, "analysis"))
-          ORE.emit([&] {
-            return OptimizationRemarkAnalysis(DEBUG_TYPE, "DiskReuseNoGain", At, Entry)
-                   << "disk-reuse restructuring keeps the loops here in their order: " << G.Why;
-          });
+        else
+          NoGain(At, G.Why);
       }
   }
 
@@ -334,8 +357,8 @@ PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager 
     if (Loc)
       Where = (Loc->getScope() ? Loc->getScope()->getFilename().str() : std::string("?")) + ":" +
               std::to_string(Loc.getLine());
-    CallInst *Call = emitVersionChoice(*S.getFunction().getParent(), Dom->getTerminator(), Table, Where,
-                                       tilePrefetch());
+    CallInst *Call = emitVersionChoice(*S.getFunction().getParent(), Dom->getTerminator(), Table, P.Opts.Units,
+                                       Where, tilePrefetch());
     const SCEV *Param = SAR.SE.getSCEV(Call);
     polly::ParameterSetTy NewParams;
     NewParams.insert(Param);
@@ -362,7 +385,7 @@ PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager 
       Groups += P.Regions[K].TiledGroups;
       Fused += P.Regions[K].Fused;
     }
-  if (firstTimeAt(Loc, "applied"))
+  if (firstTimeAt(Loc, "applied", std::to_string(Groups) + "/" + std::to_string(Fused) + "/" + Versions))
     ORE.emit([&] {
       return OptimizationRemark(DEBUG_TYPE, "DiskReuse", Loc, Entry)
              << (WholeProgram ? "dro-wp" : "dro-l") << ": tiled the loops here by their data: "

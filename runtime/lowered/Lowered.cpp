@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "iopoly/abi.h"
 
+#include "lowered/TileWalk.h"
 #include "memory/Arena.h"
 #include "core/Runtime.h"
 
@@ -273,6 +274,8 @@ void *__iopoly_translate(iopoly_window *W, void *Ptr, size_t Len, int Mode) {
     fatal("lowered code: " + E.message());
   W->array = A;
   linkHeld(W);
+  if (TileWalkUnit) // restructured code: hint the next unit (TileWalk.h)
+    tileWalkSeen(A, Stripe);
   uintptr_t Base = reinterpret_cast<uintptr_t>(A->AllocBase);
   size_t First = Stripe, Count = 1;
   if (Buf.hasViews(*A)) {

@@ -12,16 +12,26 @@
 #include "iopoly/abi.h"
 
 #include "core/Error.h"
+#include "lowered/TileWalk.h"
 #include "core/Runtime.h"
 
 #include <vector>
 
 using namespace iopoly;
 
+/// The loops about to run walk units of the chosen version's size (or, in
+/// their original order, no known walk): tells the prefetcher.
+static void walk(const iopoly_tile_table *T, uint32_t V) {
+  bool Tiled = V + 1 < T->num_versions;
+  tileWalkBegin(Tiled && T->prefetch ? T->versions[V].unit : 0);
+}
+
 extern "C" int __iopoly_pick_version(iopoly_tile_table *T) {
   int32_t C = __atomic_load_n(&T->chosen, __ATOMIC_RELAXED);
-  if (C >= 0)
+  if (C >= 0) {
+    walk(T, static_cast<uint32_t>(C));
     return C;
+  }
   Runtime *RT = Runtime::existing();
   if (!RT)
     if (Status S = Runtime::get(RT))
@@ -44,5 +54,6 @@ extern "C" int __iopoly_pick_version(iopoly_tile_table *T) {
     verbose(Msg + ")");
   }
   __atomic_store_n(&T->chosen, static_cast<int32_t>(V), __ATOMIC_RELAXED);
+  walk(T, V);
   return static_cast<int>(V);
 }

@@ -37,8 +37,8 @@
 ; CHECK: Hamming order: F0 F1 F2
 ; CHECK: members (unit 4096 bytes):
 ; CHECK-NEXT: F0 Stmt1 pivot A: { Stmt1[i0, i1] -> [(floor((64i0 + i1)/512))]
-; CHECK-NEXT: F1 Stmt4 pivot A: { Stmt4[i0, i1] -> [(floor((64i0 + i1)/512))]
-; CHECK-NEXT: F2 Stmt7 pivot A: { Stmt7[i0, i1] -> [(floor((i0 + 64i1)/512))]
+; CHECK: F1 Stmt4 pivot A: { Stmt4[i0, i1] -> [(floor((64i0 + i1)/512))]
+; CHECK: F2 Stmt7 pivot A: { Stmt7[i0, i1] -> [(floor((i0 + 64i1)/512))]
 ; CHECK: groups (1):
 ; CHECK-NEXT: G0 tiled: F0 F1 F2
 ; CHECK: version 0: unit 16384 bytes
