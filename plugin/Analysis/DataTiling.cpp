@@ -156,42 +156,6 @@ isl::map keyToElems(const RegionTiling &R, const std::vector<polly::ScopStmt *> 
   return U.extract_map(Sp);
 }
 
-/// The box of elements of Arrays[A] one key value touches, counting every
-/// access of \p Stmts separately (two accesses far apart, a row and a
-/// column of one array, are two small boxes, not one box around both),
-/// but never more than the box around all of them.
-Box boxOfAccesses(const RegionTiling &R, const std::vector<polly::ScopStmt *> &Stmts,
-                  const std::map<const polly::ScopStmt *, isl::union_map> &Key, int A,
-                  const std::vector<DiskArray> &Arrays, isl::space KeySpace) {
-  Box All = boxOf(keyToElems(R, Stmts, Key, A, Arrays, KeySpace), Arrays[A]);
-  if (!All.Known)
-    return All;
-  isl::space Sp = KeySpace.map_from_domain_and_range(Arrays[A].SAI->getSpace());
-  std::vector<isl::map> Seen;
-  Box Sum;
-  Sum.Known = true;
-  for (polly::ScopStmt *Stmt : Stmts) {
-    auto It = Key.find(Stmt);
-    if (It == Key.end())
-      continue;
-    for (polly::MemoryAccess *MA : *Stmt) {
-      if (!MA->isLatestArrayKind() || MA->getLatestScopArrayInfo() != Arrays[A].SAI)
-        continue;
-      isl::map KE = It->second.reverse().apply_range(isl::union_map(MA->getLatestAccessRelation())).extract_map(Sp);
-      if (KE.is_empty() || std::any_of(Seen.begin(), Seen.end(), [&](const isl::map &M) { return M.is_equal(KE); }))
-        continue;
-      Seen.push_back(KE);
-      Box B = boxOf(KE, Arrays[A]);
-      if (!B.Known)
-        return All;
-      Sum.Span += B.Span;
-      Sum.Runs += B.Runs;
-      Sum.Run = std::max(Sum.Run, B.Run);
-    }
-  }
-  return Sum.Span && Sum.Span < All.Span ? Sum : All;
-}
-
 /// Statements of a group with their instances in the region.
 std::vector<std::pair<polly::ScopStmt *, isl::set>> partsOf(const RegionTiling &R, const TiledGroup &G) {
   std::vector<std::pair<polly::ScopStmt *, isl::set>> P;
@@ -227,65 +191,53 @@ isl::union_pw_aff tileKey(const RegionTiling &R, const std::vector<std::pair<pol
   return U;
 }
 
-/// Stream level \p L of every instance of \p Parts: StreamUnit-sized steps
-/// through its L-th streamed access; instances without one come before
-/// every step (or after, as their placement says).
-isl::union_pw_aff levelKey(const RegionTiling &R, const std::vector<std::pair<polly::ScopStmt *, isl::set>> &Parts,
-                           const std::vector<DiskArray> &Arrays, const TilingOptions &O, unsigned L,
-                           const std::map<const polly::ScopStmt *, long> &Place) {
+/// The streamed step s of every instance of \p Parts (StreamUnit bytes of
+/// its streamed array), serpentine over the tile coordinate \p T when asked.
+isl::union_pw_aff streamKey(const RegionTiling &R, const std::vector<std::pair<polly::ScopStmt *, isl::set>> &Parts,
+                            const std::vector<DiskArray> &Arrays, const TilingOptions &O,
+                            const isl::union_pw_aff &T, bool Serpentine,
+                            const std::map<const polly::ScopStmt *, long> &Place) {
   isl::union_pw_aff U;
   isl::ctx Ctx = ctxOf(R);
   for (const auto &[Stmt, Dom] : Parts) {
     isl::pw_aff S;
     auto It = R.Stream.find(Stmt);
+    bool Streams = It != R.Stream.end() && It->second >= 0;
+    if (Streams) {
+      bool Dummy;
+      for (auto &[A, Rel] : diskAccesses(*Stmt, Dom, Arrays, Dummy))
+        if (A == It->second) {
+          S = byteOf(Arrays[A], Rel).scale_down(isl::val(Ctx, static_cast<long>(O.StreamUnit))).floor();
+          break;
+        }
+    }
     long Where = Place.count(Stmt) ? Place.at(Stmt) : Prologue;
-    if (It != R.Stream.end() && L < It->second.size())
-      S = completeOn(byteOf(Arrays[It->second[L].Array], It->second[L].Access)
-                         .scale_down(isl::val(Ctx, static_cast<long>(O.StreamUnit)))
-                         .floor(),
-                     Dom, Where);
-    else
+    if (S.is_null())
       S = constantOn(Dom, Where);
+    S = completeOn(S, Dom, Where);
+    if (Serpentine) {
+      // Odd tiles walk the stream backwards: s' = -s there (and a prologue
+      // or epilogue stays before or after every step of the tile).
+      isl::pw_aff TS = isl::manage(isl_union_pw_aff_extract_pw_aff(
+          T.get(), Dom.get_space().map_from_domain_and_range(isl::space(Ctx, 0, 1)).release()));
+      isl::pw_aff Odd = TS.mod(isl::val(Ctx, 2));
+      isl::pw_aff Back = Streams ? S.neg() : constantOn(Dom, Where == Prologue ? -Epilogue : 1);
+      isl::pw_aff Fwd = Streams ? S : constantOn(Dom, Where == Prologue ? Prologue : Epilogue);
+      S = Odd.cond(Back, Fwd).intersect_domain(Dom);
+    }
     U = U.is_null() ? isl::union_pw_aff(S) : U.union_add(isl::union_pw_aff(S));
   }
   return U;
-}
-
-/// Stream levels of the statements of \p Parts (the most any has).
-unsigned levelsOf(const RegionTiling &R, const std::vector<std::pair<polly::ScopStmt *, isl::set>> &Parts) {
-  unsigned N = 0;
-  for (const auto &P : Parts) {
-    auto It = R.Stream.find(P.first);
-    if (It != R.Stream.end())
-      N = std::max(N, static_cast<unsigned>(It->second.size()));
-  }
-  return N;
-}
-
-/// The full key [t, s_1, ..., s_n] of every instance of \p Parts at unit
-/// \p Unit.
-std::vector<isl::union_pw_aff> fullKey(const RegionTiling &R,
-                                       const std::vector<std::pair<polly::ScopStmt *, isl::set>> &Parts,
-                                       const std::vector<DiskArray> &Arrays, const TilingOptions &O, uint64_t Unit) {
-  std::vector<isl::union_pw_aff> K{tileKey(R, Parts, Arrays, O, Unit, R.Place)};
-  for (unsigned L = 0, N = levelsOf(R, Parts); L < N; ++L)
-    K.push_back(levelKey(R, Parts, Arrays, O, L, R.Place));
-  return K;
 }
 
 isl::union_map asMap(const isl::union_pw_aff &K) {
   return isl::manage(isl_union_map_from_multi_union_pw_aff(isl::multi_union_pw_aff(K).release()));
 }
 
-isl::union_map asMap(const std::vector<isl::union_pw_aff> &K) {
-  if (K.size() == 1)
-    return asMap(K.front());
-  isl::union_pw_aff_list L(K.front().ctx(), static_cast<int>(K.size()));
-  isl::space Sp = isl::space(K.front().ctx(), 0, static_cast<unsigned>(K.size()));
-  for (const isl::union_pw_aff &U : K) {
-    L = L.add(U);
-    Sp = Sp.align_params(U.get_space());
-  }
+isl::union_map asMap(const isl::union_pw_aff &T, const isl::union_pw_aff &S) {
+  isl::union_pw_aff_list L(T.ctx(), 2);
+  L = L.add(T).add(S);
+  isl::space Sp = isl::space(T.ctx(), 0, 2).align_params(T.get_space()).align_params(S.get_space());
   return isl::manage(isl_union_map_from_multi_union_pw_aff(
       isl_multi_union_pw_aff_from_union_pw_aff_list(Sp.release(), L.release())));
 }
@@ -447,14 +399,13 @@ void computeTerms(polly::Scop &S, RegionTiling &R, const std::vector<DiskArray> 
         if (R.Pivots.at(P.first).Array >= 0)
           Pivoted.push_back(P.first);
       }
-      std::vector<isl::union_pw_aff> Full = fullKey(R, Parts, Arrays, O, O.Units[V]);
-      isl::union_pw_aff T = Full.front();
-      unsigned KeyDims = static_cast<unsigned>(Full.size());
+      isl::union_pw_aff T = tileKey(R, Parts, Arrays, O, O.Units[V], R.Place);
+      isl::union_pw_aff SK = streamKey(R, Parts, Arrays, O, T, false, R.Place);
       std::map<const polly::ScopStmt *, isl::union_map> Key, Key2;
       isl::union_set Keys = isl::union_set::empty(ctxOf(R));
       for (const auto &[Stmt, Dom] : Parts) {
         isl::union_map K1 = asMap(T).intersect_domain(isl::union_set(Dom));
-        isl::union_map K2 = asMap(Full).intersect_domain(isl::union_set(Dom));
+        isl::union_map K2 = asMap(T, SK).intersect_domain(isl::union_set(Dom));
         Key[Stmt] = Key.count(Stmt) ? Key[Stmt].unite(K1) : K1;
         Key2[Stmt] = Key2.count(Stmt) ? Key2[Stmt].unite(K2) : K2;
         if (R.Pivots.at(Stmt).Array >= 0)
@@ -464,8 +415,10 @@ void computeTerms(polly::Scop &S, RegionTiling &R, const std::vector<DiskArray> 
       for (size_t A = 0; A < Arrays.size(); ++A) {
         if (!touches(Parts, Arrays[A]))
           continue;
-        Box B = boxOfAccesses(R, Stmts, Key, static_cast<int>(A), Arrays, isl::space(S.getIslCtx(), 0, 1));
-        Box W = boxOfAccesses(R, Stmts, Key2, static_cast<int>(A), Arrays, isl::space(S.getIslCtx(), 0, KeyDims));
+        Box B = boxOf(keyToElems(R, Stmts, Key, static_cast<int>(A), Arrays, isl::space(S.getIslCtx(), 0, 1)),
+                      Arrays[A]);
+        Box W = boxOf(keyToElems(R, Stmts, Key2, static_cast<int>(A), Arrays, isl::space(S.getIslCtx(), 0, 2)),
+                      Arrays[A]);
         TileTerm Tm;
         Tm.Array = Arrays[A].Name;
         Tm.ArrayIndex = static_cast<unsigned>(A);
@@ -481,7 +434,6 @@ void computeTerms(polly::Scop &S, RegionTiling &R, const std::vector<DiskArray> 
         Tm.Run = B.Run;
         Tm.Streamed = B.Span > 4 * O.Units[V] + Arrays[A].Stride[0];
         Tm.Window = W.Known ? W.Span : B.Span;
-
         R.Terms[V].push_back(Tm);
       }
     }
@@ -521,11 +473,14 @@ isl::schedule regionSchedule(polly::Scop &S, const RegionTiling &R, const std::v
     isl::union_set D = domainOf(Parts);
     isl::schedule Part = Orig.intersect_domain(D);
     if (G.Tiled) {
-      // Bands from the innermost stream level out to the tile: inserting
-      // at the root puts each above the previous one.
-      std::vector<isl::union_pw_aff> Full = fullKey(R, Parts, Arrays, O, O.Units[V]);
-      for (auto It = Full.rbegin(); It != Full.rend(); ++It)
-        Part = Part.insert_partial_schedule(isl::multi_union_pw_aff(*It));
+      isl::union_pw_aff T = tileKey(R, Parts, Arrays, O, O.Units[V], R.Place);
+      bool Streams = false;
+      for (const auto &P : Parts)
+        Streams |= R.Stream.count(P.first) && R.Stream.at(P.first) >= 0;
+      if (Streams)
+        Part = Part.insert_partial_schedule(
+            isl::multi_union_pw_aff(streamKey(R, Parts, Arrays, O, T, G.Serpentine, R.Place)));
+      Part = Part.insert_partial_schedule(isl::multi_union_pw_aff(T));
     }
     New = New.is_null() ? Part : New.sequence(Part);
   }
@@ -558,10 +513,8 @@ void printRegionTiling(raw_ostream &OS, const RegionTiling &R, const std::vector
       int A = R.Pivots.at(P.first).Array;
       OS << "  F" << K << " " << P.first->getBaseName() << " pivot " << (A >= 0 ? Arrays[A].Name : std::string("-"));
       auto It = R.Stream.find(P.first);
-      if (It != R.Stream.end())
-        for (const StreamAccess &SA : It->second)
-          OS << ", streams " << Arrays[SA.Array].Name << " "
-             << polly::stringFromIslObj(SA.Access.intersect_domain(P.second).range().simple_hull());
+      if (It != R.Stream.end() && It->second >= 0)
+        OS << ", streams " << Arrays[It->second].Name;
       if (A >= 0)
         OS << ": " << polly::stringFromIslObj(
                           unitOf(byteOf(Arrays[A], R.Pivots.at(P.first).Access), Finest, O).intersect_domain(P.second));
@@ -574,7 +527,7 @@ void printRegionTiling(raw_ostream &OS, const RegionTiling &R, const std::vector
   OS << "groups (" << R.Groups.size() << "):\n";
   for (size_t K = 0; K < R.Groups.size(); ++K) {
     const TiledGroup &G = R.Groups[K];
-    OS << "  G" << K << (G.Tiled ? " tiled" : " original order") << ":";
+    OS << "  G" << K << (G.Tiled ? " tiled" : " original order") << (G.Serpentine ? ", serpentine" : "") << ":";
     for (unsigned F : G.Families)
       OS << " F" << F;
     if (!G.Why.empty())
@@ -666,87 +619,47 @@ RegionTiling planRegion(polly::Scop &S, const isl::union_set &Region, const isl:
       isl::union_map K1 = asMap(T).intersect_domain(isl::union_set(Dom));
       Key[Stmt] = Key.count(Stmt) ? Key[Stmt].unite(K1) : K1;
     }
-    // Each statement's stream levels: its accesses (other than the pivot)
-    // that reach far beyond a tile, added one at a time as the next key
-    // dimension while that shrinks what one key value touches (a second
-    // transposed operand, a symmetric store, needs a level of its own).
+    int Stream = -1;
+    uint64_t StreamBytes = 0;
+    for (size_t A = 0; A < Arrays.size(); ++A) {
+      Box B = boxOf(keyToElems(R, Stmts, Key, static_cast<int>(A), Arrays, isl::space(S.getIslCtx(), 0, 1)),
+                    Arrays[A]);
+      if (!touches(Parts, Arrays[A]))
+        continue;
+      bool Streamed = !B.Known || B.Span > 4 * Finest + Arrays[A].Stride[0];
+      if (Streamed && Arrays[A].Bytes >= StreamBytes) {
+        Stream = static_cast<int>(A);
+        StreamBytes = Arrays[A].Bytes;
+      }
+    }
+    for (const auto &[Stmt, Dom] : Parts) {
+      bool Uses = false;
+      if (Stream >= 0)
+        for (polly::MemoryAccess *MA : *Stmt)
+          Uses |= MA->isLatestArrayKind() && MA->getLatestScopArrayInfo() == Arrays[Stream].SAI &&
+                  MA->getLatestAccessRelation().is_single_valued();
+      R.Stream[Stmt] = Uses ? Stream : -1;
+    }
     isl::union_set D = domainOf(Parts);
     isl::union_map GD = Deps.intersect_domain(D).intersect_range(D);
-    for (const auto &[Stmt, Dom] : Parts) {
-      const Pivot &Pv = R.Pivots.at(Stmt);
-      bool Dummy;
-      auto Acc = diskAccesses(*Stmt, Dom, Arrays, Dummy);
-      std::vector<StreamAccess> Levels;
-      isl::union_map K = Key[Stmt];
-      auto Window = [&](const isl::union_map &KM, unsigned Dims, unsigned &Wide) {
-        uint64_t W = 0;
-        Wide = 0;
-        for (auto &[A, Rel] : Acc) {
-          isl::map KE = KM.reverse().apply_range(isl::union_map(Rel)).extract_map(
-              isl::space(S.getIslCtx(), 0, Dims).map_from_domain_and_range(Arrays[A].SAI->getSpace()));
-          Box B = boxOf(KE, Arrays[A]);
-          uint64_t Span = B.Known ? B.Span : Arrays[A].Bytes;
-          W += Span;
-          Wide += Span > 4 * std::max(Finest, O.StreamUnit) + Arrays[A].Stride[0];
-        }
-        return W;
-      };
-      unsigned Wide;
-      uint64_t Cur = Window(K, 1, Wide);
-      while (Wide && Levels.size() < 3) {
-        int Pick = -1;
-        uint64_t PickW = Cur;
-        isl::union_map PickK;
-        for (size_t C = 0; C < Acc.size(); ++C) {
-          auto &[A, Rel] = Acc[C];
-          if (A == Pv.Array && Rel.is_equal(Pv.Access))
-            continue;
-          bool Used = false;
-          for (const StreamAccess &SA : Levels)
-            Used |= SA.Array == A && SA.Access.is_equal(Rel);
-          if (Used)
-            continue;
-          isl::pw_aff Step = completeOn(byteOf(Arrays[A], Rel)
-                                            .scale_down(isl::val(S.getIslCtx(), static_cast<long>(O.StreamUnit)))
-                                            .floor(),
-                                        Dom, Prologue);
-          isl::union_map K2 = isl::manage(
-              isl_union_map_flat_range_product(K.copy(), asMap(isl::union_pw_aff(Step)).release()));
-          unsigned W2Wide;
-          uint64_t W2 = Window(K2, static_cast<unsigned>(Levels.size()) + 2, W2Wide);
-          if (W2 * 2 <= PickW) {
-            Pick = static_cast<int>(C);
-            PickW = W2;
-            PickK = K2;
-          }
-        }
-        if (Pick < 0)
-          break;
-        Levels.push_back({Acc[Pick].first, Acc[Pick].second});
-        K = PickK;
-        Cur = Window(K, static_cast<unsigned>(Levels.size()) + 1, Wide);
-      }
-      auto &Slot = R.Stream[Stmt];
-      if (Levels.size() > Slot.size())
-        Slot = Levels;
-    }
-    // The levels must keep the dependences too: drop levels from the
-    // innermost until they do.
     isl::union_map K = asMap(T);
-    for (unsigned N = levelsOf(R, Parts); ; --N) {
-      for (const auto &P : Parts)
-        if (R.Stream[P.first].size() > N)
-          R.Stream[P.first].resize(N);
-      std::vector<isl::union_pw_aff> Full{T};
-      for (unsigned L = 0; L < N; ++L)
-        Full.push_back(levelKey(R, Parts, Arrays, O, L, Place));
-      isl::union_map KN = asMap(Full);
-      if (keysKeepDeps(GD, KN)) {
-        K = KN;
-        break;
+    if (Stream >= 0) {
+      // The stream walked back and forth if the dependences allow it, else
+      // forwards in every tile, else not at all.
+      G.Serpentine = O.Serpentine;
+      while (true) {
+        isl::union_map K2 = asMap(T, streamKey(R, Parts, Arrays, O, T, G.Serpentine, Place));
+        if (keysKeepDeps(GD, K2)) {
+          K = K2;
+          break;
+        }
+        if (!G.Serpentine) {
+          for (const auto &P : Parts)
+            R.Stream[P.first] = -1;
+          break;
+        }
+        G.Serpentine = false;
       }
-      if (N == 0)
-        break;
     }
     if (!originalOrderWanders(S, D, K)) {
       G.Tiled = false;
@@ -767,7 +680,7 @@ RegionTiling planRegion(polly::Scop &S, const isl::union_set &Region, const isl:
     R.Groups.push_back(G);
   }
   for (const auto &[St, W] : Place)
-    R.Stream.emplace(St, std::vector<StreamAccess>());
+    R.Stream.emplace(St, -1);
   if (!Any) {
     std::string Why;
     for (const TiledGroup &G : Groups)

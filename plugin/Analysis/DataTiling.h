@@ -9,13 +9,11 @@
 // of U consecutive bytes) its *pivot* access falls in,
 //     t(x) = floor(byte_P(x) / U),
 // and the new schedule of a group of families is
-//     [ t, s_1, ..., s_n, original schedule ]
-// where the stream levels s_i, present when an access reaches far beyond
-// the tile (a matrix product's B, a transposed operand, a symmetric store),
-// walk those accesses in steps of StreamUnit bytes: the key (t, s_1, ...)
-// is a walk over a grid of units, each unit once and forwards (on disks a
-// forward walk is sequential, so a serpentine that reuses the turning
-// point costs more in seeks than it saves in fetches).
+//     [ t, s, original schedule ]
+// where s, present when some array is touched far beyond the tile (a
+// matrix product's B, a transposed operand), walks that *streamed* array in
+// steps of StreamUnit bytes, back and forth from one tile to the next (a
+// serpentine: the minimal-Hamming walk over the grid of (t, s) units).
 // The families come from the LSG (LocalitySets.h) in its Hamming order;
 // consecutive families share one loop over t (are fused) when no
 // dependence goes from a later unit to an earlier one.
@@ -57,6 +55,7 @@ struct TilingOptions {
   uint64_t StreamUnit = 16 << 10; ///< bytes of a streamed array per step of s
   unsigned MaxSplits = 8;
   unsigned MaxGroups = 40;      ///< more groups than this: not tiled
+  bool Serpentine = false;      ///< walk the stream back and forth (fewer fetches, but backward requests are random)
 };
 
 /// The pivot access of a statement: its instances are tiled by the unit of
@@ -64,13 +63,6 @@ struct TilingOptions {
 struct Pivot {
   int Array = -1;           ///< index in the region's arrays, -1: no disk access
   isl::map Access;          ///< Stmt[x] -> A[a], single-valued
-};
-
-/// The access a statement streams through (walked in steps of StreamUnit
-/// bytes inside every tile).
-struct StreamAccess {
-  int Array = -1;
-  isl::map Access;
 };
 
 /// One array in one group of one version, for the run-time choice
@@ -90,6 +82,7 @@ struct TileTerm {
 struct TiledGroup {
   std::vector<unsigned> Families; ///< members, in Hamming order
   bool Tiled = false;
+  bool Serpentine = false;        ///< s walked back and forth
   std::string Why;                ///< untiled: why, in the user's terms
   bool Blocked = false;           ///< untiled because a dependence forbids it (else: nothing to gain)
 };
@@ -101,7 +94,7 @@ struct RegionTiling {
   FamilyGraph Families;
   std::vector<TiledGroup> Groups;             ///< in execution order
   std::map<const polly::ScopStmt *, Pivot> Pivots;
-  std::map<const polly::ScopStmt *, std::vector<StreamAccess>> Stream; ///< statement -> its stream levels
+  std::map<const polly::ScopStmt *, int> Stream; ///< statement -> streamed array (-1: none)
   std::map<const polly::ScopStmt *, long> Place; ///< statements without a pivot: before (-1) or after the tiles
   std::vector<std::vector<TileTerm>> Terms;   ///< per version (tiled ones, then the original order)
   unsigned TiledGroups = 0, Fused = 0;

@@ -58,6 +58,11 @@ static cl::opt<bool> ReassociateOpt("iopoly-reassociate",
                                              "as with -ffast-math); default: program order, bit-identical results"),
                                     cl::init(false), cl::cat(IOPolyCategory));
 
+static cl::opt<bool> SerpentineOpt("iopoly-serpentine",
+                                   cl::desc("dro-l/dro-wp: walk streamed arrays back and forth from one tile to the "
+                                            "next (fewer fetches; backward requests are random on disks)"),
+                                   cl::init(false), cl::cat(IOPolyCategory));
+
 static cl::opt<bool> TilePrefetchOpt("iopoly-tile-prefetch",
                                      cl::desc("dro-l/dro-wp: hint the next tile's stripes while a tile computes"),
                                      cl::init(true), cl::cat(IOPolyCategory));
@@ -86,6 +91,7 @@ bool stripeGranularity() { return GranularityOpt != "disk"; }
 unsigned chunksPerArray() { return ChunksOpt; }
 bool reassociateReductions() { return ReassociateOpt; }
 bool tilePrefetch() { return TilePrefetchOpt; }
+bool serpentineStreams() { return SerpentineOpt; }
 unsigned maxSplits() { return MaxSplitsOpt; }
 
 static bool parseSize(StringRef Text, uint64_t &Out) {
@@ -129,17 +135,17 @@ bool hoistEnabled() { return HoistOpt; }
 std::string applyPluginArg(StringRef Arg) {
   auto [Name, Value] = Arg.split('=');
   // Switches may be given bare: -fplugin-arg-iopoly-reassociate.
-  bool Switch = Name == "reassociate" || Name == "hoist" || Name == "tile-prefetch";
+  bool Switch = Name == "reassociate" || Name == "hoist" || Name == "tile-prefetch" || Name == "serpentine";
   if (Switch && !Arg.contains('='))
     Value = "true";
   static const char *Known[] = {"mode",     "stripe", "disks",       "hoist",        "granularity", "chunks",
-                                "max-splits", "max-sets", "buffer", "reassociate", "tile-prefetch"};
+                                "max-splits", "max-sets", "buffer", "reassociate", "tile-prefetch", "serpentine"};
   bool IsKnown = false;
   for (const char *K : Known)
     IsKnown |= Name == K;
   if (!IsKnown || (!Arg.contains('=') && !Switch))
     return ("unknown iopoly plugin argument '" + Arg +
-            "'; expected -fplugin-arg-iopoly-<name>=<value> with name one of mode, stripe, disks, hoist, granularity, chunks, max-splits, max-sets, buffer, reassociate, tile-prefetch")
+            "'; expected -fplugin-arg-iopoly-<name>=<value> with name one of mode, stripe, disks, hoist, granularity, chunks, max-splits, max-sets, buffer, reassociate, tile-prefetch, serpentine")
         .str();
   // Check enumerated values here: cl would print its own message first.
   if (Name == "mode") {

@@ -46,6 +46,8 @@ unsigned maxSets();
 bool reassociateReductions();
 /// -iopoly-tile-prefetch: tiled code hints the next tile's stripes.
 bool tilePrefetch();
+/// -iopoly-serpentine: streamed arrays walked back and forth over the tiles.
+bool serpentineStreams();
 /// -iopoly-debug-reverse-order (hidden): the LSG order reversed, for tests
 /// of the dependence check.
 bool debugReverseOrder();

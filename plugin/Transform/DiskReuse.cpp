@@ -12,7 +12,6 @@
 #include "polly/ScopInfo.h"
 #include "polly/Support/GICHelper.h"
 #include "polly/Support/ISLTools.h"
-#include "polly/Support/ScopHelper.h"
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringSet.h"
@@ -67,6 +66,7 @@ TilingOptions tilingOptions(const std::vector<DiskArray> &Arrays) {
   O.DiskUnits = !stripeGranularity();
   O.MaxSplits = maxSplits();
   O.MaxGroups = maxSets();
+  O.Serpentine = serpentineStreams();
   if (O.DiskUnits) {
     O.Units = {O.Stripe};
   } else if (unsigned Chunks = chunksPerArray()) {
@@ -365,13 +365,8 @@ PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager 
     S.addParams(NewParams);
     isl::id Id = S.getIdForParam(Param);
     S.setContext(S.getContext().intersect_params(paramRange(Id, 0, NumTiled)));
-    // The original order is Polly's own fallback: its run-time check
-    // (version < NumTiled) keeps the original code for the last version,
-    // so only the tiled versions are generated.
-    S.addAssumption(polly::PROFITABLE, paramRange(Id, 0, NumTiled - 1), Loc, polly::AS_ASSUMPTION, Entry,
-                    /*RTC=*/true);
-    for (unsigned V = 0; V < NumTiled; ++V) {
-      isl::schedule Part = versionSchedule(S, P, V);
+    for (unsigned V = 0; V <= NumTiled; ++V) {
+      isl::schedule Part = V < NumTiled ? versionSchedule(S, P, V) : S.getScheduleTree();
       isl::union_set Dom = isl::manage(isl_union_set_intersect_params(
           S.getDomains().release(), paramRange(Id, V, V).release()));
       Part = Part.intersect_domain(Dom);
