@@ -31,6 +31,8 @@ def main(argv=None):
     ap.add_argument("--compile-timeout", type=int, default=600, help="seconds per compile (default 600)")
     ap.add_argument("--min-frames", type=int, default=16,
                     help="smallest buffer in stripes (the lowered code keeps a few attached; default 16)")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="kernels measured in parallel (default 1; more makes wall times noisier, not the counters)")
     ap.add_argument("--no-floor", action="store_true", help="skip the traces and Belady's MIN")
     ap.add_argument("--resume", action="store_true", help="keep the kernels already in raw/polybench.json")
     ap.add_argument("--render-only", action="store_true", help="re-render the report from raw/polybench.json")

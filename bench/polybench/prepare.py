@@ -18,6 +18,7 @@ directory.
   polybench.c with the same flags, on ordinary memory.
 """
 import os
+import threading
 import re
 
 # Every kernel of PolyBench/C 4.2.1 (utilities/benchmark_list), in its order.
@@ -121,8 +122,12 @@ def prepare(polybench_dir, kernel, workdir):
     with open(out, "w") as f:
         f.write(text)
     alloc = os.path.join(workdir, "iopoly_alloc.c")
-    with open(alloc, "w") as f:
+    # Shared by the kernels of a size (measured in parallel with --jobs):
+    # replaced atomically, never seen half-written.
+    tmp = f"{alloc}.{os.getpid()}.{threading.get_ident()}"
+    with open(tmp, "w") as f:
         f.write(ALLOC_C)
+    os.replace(tmp, alloc)
     return {
         "name": name, "source": out, "alloc": alloc, "polybench_c": os.path.join(util, "polybench.c"),
         "includes": ["-I" + util, "-I" + src_dir], "functions": funcs,

@@ -14,13 +14,18 @@ import re
 import os
 import shutil
 import subprocess
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from bench import common
 from bench.polybench import prepare
 
 MODES = ["lower", "clo", "dro-l", "dro-wp"]
 VERSION_LINE = re.compile(r"^iopoly: loops at (\S+): version (\d+) of (\d+) chosen", re.M)
+# With --jobs > 1 the kernels of one size share their utility objects: built
+# once, under this lock.
+UTIL_LOCK = threading.Lock()
 
 
 class Config:
@@ -40,6 +45,7 @@ class Config:
         self.compile_timeout = args.compile_timeout
         self.min_frames = args.min_frames
         self.trace = not args.no_floor
+        self.jobs = max(1, args.jobs)
         self.iopoly_clang = os.path.join(self.build, "bin", "iopoly-clang")
         self.trace_tool = os.path.join(self.build, "bin", "iopoly-trace")
         self.include = os.path.join(common.ROOT, "include")
@@ -47,7 +53,7 @@ class Config:
     def describe(self):
         return {"sizes": self.sizes, "stripes": self.stripes, "buffers": self.buffers, "modes": self.modes,
                 "kernels": self.kernels, "disks": self.disks, "model": self.model, "timeout": self.timeout,
-                "min_frames": self.min_frames, "floor": self.trace}
+                "min_frames": self.min_frames, "floor": self.trace, "jobs": self.jobs}
 
 
 def dump_of(stderr):
@@ -73,6 +79,11 @@ class Kernel:
         util = os.path.join(self.cfg.work, self.size, "util")
         os.makedirs(util, exist_ok=True)
         plain, renamed, alloc = (os.path.join(util, n) for n in ("polybench.o", "polybench-noalloc.o", "alloc.o"))
+        with UTIL_LOCK:
+            self._build_utilities(plain, renamed, alloc)
+        return plain, renamed, alloc
+
+    def _build_utilities(self, plain, renamed, alloc):
         if not os.path.exists(alloc):
             inc = self.src["includes"]
             subprocess.run(["clang-19", "-O2", "-c", *self.defs, *inc, self.src["polybench_c"], "-o", plain],
@@ -82,7 +93,6 @@ class Kernel:
                            check=True)
             subprocess.run(["clang-19", "-O2", "-c", "-I" + self.cfg.include, self.src["alloc"], "-o", alloc],
                            check=True)
-        return plain, renamed, alloc
 
     def build_reference(self):
         plain, _, _ = self.utilities()
@@ -146,8 +156,8 @@ def buffer_for(data, fraction, stripe, min_frames):
     return frames * stripe
 
 
-def run_kernel(cfg, kernel, size, raw, save):
-    """Measures one kernel at one size; appends to raw['kernels']."""
+def run_kernel(cfg, kernel, size, save):
+    """Measures one kernel at one size; hands its entry to save()."""
     k = Kernel(cfg, kernel, size)
     entry = {"kernel": k.name, "path": kernel, "size": size, "builds": {}, "runs": []}
     common.log(f"{k.name} {size}: plain build")
@@ -155,8 +165,7 @@ def run_kernel(cfg, kernel, size, raw, save):
         entry["reference"] = k.build_reference()
     except (RuntimeError, subprocess.TimeoutExpired) as e:
         entry["error"] = str(e)
-        raw["kernels"].append(entry)
-        save()
+        save(entry)
         return
     exes = {}
     for mode in cfg.modes:
@@ -176,8 +185,7 @@ def run_kernel(cfg, kernel, size, raw, save):
         data = r.get("data_bytes")
     if not data:
         entry["error"] = "could not determine the data size (the sizing run failed)"
-        raw["kernels"].append(entry)
-        save()
+        save(entry)
         return
     entry["data_bytes"] = data
     for stripe in cfg.stripes:
@@ -197,8 +205,7 @@ def run_kernel(cfg, kernel, size, raw, save):
                            f"modeled {st.get('modeled_io_seconds') or 0:.2f} s, MIN {fl.get('min_fetches')}, "
                            f"wall {r['wall']:.1f} s")
                 entry["runs"].append(row)
-    raw["kernels"].append(entry)
-    save()
+    save(entry)
 
 
 def run_all(cfg, resume):
@@ -213,22 +220,37 @@ def run_all(cfg, resume):
                "load_start": os.getloadavg()}
     os.makedirs(os.path.dirname(raw_path), exist_ok=True)
     t0 = time.monotonic()
+    lock = threading.Lock()
+    order = {(prepare.kernel_name(k), size): i for i, (size, k) in
+             enumerate((size, k) for size in cfg.sizes for k in cfg.kernels)}
 
-    def save():
-        raw["seconds"] = raw.get("seconds_before", 0) + time.monotonic() - t0
-        raw["finished"] = time.strftime("%Y-%m-%d %H:%M:%S %Z")
-        raw["load_end"] = os.getloadavg()
-        tmp = raw_path + ".tmp"
-        with open(tmp, "w") as f:
-            json.dump(raw, f, indent=1)
-        os.replace(tmp, raw_path)
+    def save(entry=None):
+        with lock:
+            if entry is not None:
+                raw["kernels"].append(entry)
+                # Kernels finish out of order with --jobs: keep config order.
+                raw["kernels"].sort(key=lambda e: order.get((e["kernel"], e["size"]), len(order)))
+            raw["seconds"] = raw.get("seconds_before", 0) + time.monotonic() - t0
+            raw["finished"] = time.strftime("%Y-%m-%d %H:%M:%S %Z")
+            raw["load_end"] = os.getloadavg()
+            tmp = raw_path + ".tmp"
+            with open(tmp, "w") as f:
+                json.dump(raw, f, indent=1)
+            os.replace(tmp, raw_path)
 
     raw["seconds_before"] = raw.get("seconds", 0)
     done = {(e["kernel"], e["size"]) for e in raw["kernels"]}
-    for size in cfg.sizes:
-        for kernel in cfg.kernels:
-            if (prepare.kernel_name(kernel), size) in done:
-                continue
-            run_kernel(cfg, kernel, size, raw, save)
+    todo = [(size, kernel) for size in cfg.sizes for kernel in cfg.kernels
+            if (prepare.kernel_name(kernel), size) not in done]
+    if cfg.jobs == 1:
+        for size, kernel in todo:
+            run_kernel(cfg, kernel, size, save)
+    else:
+        # Kernels in parallel (threads waiting on compiler and program
+        # processes): wall times are then those of a loaded machine; the
+        # counters and the modeled I/O are not affected.
+        with ThreadPoolExecutor(cfg.jobs) as pool:
+            for f in [pool.submit(run_kernel, cfg, kernel, size, save) for size, kernel in todo]:
+                f.result()
     save()
     return raw
