@@ -32,6 +32,11 @@ void configurePolly() {
   setDefault("polly-process-unprofitable", "true");
   // Reductions stay in program order unless the user allows reassociation.
   setDefault("polly-detect-reductions", reassociateReductions() ? "true" : "false");
+  // Polly's matrix-product optimization packs operands into stack arrays
+  // (3 MiB each for PolyBench's gemm): copies of disk-resident data in
+  // memory the stripe buffer does not account for, and a stack overflow
+  // when a program has three products (3mm). The buffer is the memory.
+  setDefault("polly-pattern-matching-based-opts", "false");
 }
 
 void keepLoopsForPolly() {
