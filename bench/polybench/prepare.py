@@ -98,7 +98,25 @@ def annotate(source):
         out.append("\n#pragma iopoly disk_resident(%s)\n" % ", ".join(arrays))
         pos = body
     out.append(source[pos:])
-    return "".join(out), found
+    return _annotate_locals("".join(out)), found
+
+
+# A temporary array of a helper (cholesky's, lu's and ludcmp's init_array
+# build a positive semi-definite matrix in a local B): declared by
+# POLYBENCH_nD_ARRAY_DECL, allocated by polybench_alloc_data, so on disk
+# too, and named by a pragma after its declaration. main's arrays reach the
+# functions as parameters and need none.
+_LOCAL_DECL = re.compile(r"^([ \t]*)POLYBENCH_[1-5]D_ARRAY_DECL\s*\(\s*(\w+)\s*,.*?;[ \t]*\n", re.M)
+
+
+def _annotate_locals(text):
+    main = re.search(r"^int\s+main\s*\(", text, re.M)
+    head, tail = (text[:main.start()], text[main.start():]) if main else (text, "")
+
+    def add(m):
+        return m.group(0) + "%s#pragma iopoly disk_resident(%s)\n" % (m.group(1), m.group(2))
+
+    return _LOCAL_DECL.sub(add, head) + tail
 
 
 def prepare(polybench_dir, kernel, workdir):
