@@ -132,10 +132,11 @@ class Kernel:
             return None, info
         return exe, info
 
-    def run(self, exe, stripe, buffer, ref_dump, trace):
+    def run(self, exe, stripe, buffer, ref_dump, trace, timeout=None):
         work = os.path.join(self.dir, "run")
         os.makedirs(work, exist_ok=True)
-        r = common.run_striped(exe, work, stripe, buffer, self.cfg.disks, self.cfg.model, "off", self.cfg.timeout,
+        r = common.run_striped(exe, work, stripe, buffer, self.cfg.disks, self.cfg.model, "off",
+                               timeout or self.cfg.timeout,
                                trace=trace, extra_env={"IOPOLY_VERBOSE": "1"})
         out = {k: v for k, v in r.items() if k not in ("stdout", "stderr", "datadir", "trace")}
         # The versions the runtime chose for restructured loops.
@@ -180,7 +181,10 @@ def run_kernel(cfg, kernel, size, save):
     sizing = next((m for m in ("lower", *cfg.modes) if m in exes), None)
     data = None
     if sizing:
-        r = k.run(exes[sizing], cfg.stripes[0], 1 << 34, entry["reference"]["dump"], trace=False)
+        # Everything in the buffer: no I/O to wait for, but the lowered
+        # code of a large kernel may still need longer than one run's limit.
+        r = k.run(exes[sizing], cfg.stripes[0], 1 << 34, entry["reference"]["dump"], trace=False,
+                  timeout=max(4 * cfg.timeout, 300))
         entry["sizing_run"] = r
         data = r.get("data_bytes")
     if not data:
