@@ -11,6 +11,16 @@ IOPOLY_PACKAGES=(clang-19 llvm-19-dev libpolly-19-dev libclang-19-dev llvm-19-to
 # "${IOPOLY_BENCH_PACKAGES[@]}".
 IOPOLY_BENCH_PACKAGES=(python3-matplotlib)
 
+# The python3 that has matplotlib (Debian's python3-matplotlib is for
+# /usr/bin/python3, which may not be the python3 first on PATH).
+iopoly_bench_python() {
+  local c
+  for c in python3 /usr/bin/python3; do
+    if command -v "$c" >/dev/null 2>&1 && "$c" -c 'import matplotlib' 2>/dev/null; then echo "$c"; return; fi
+  done
+  echo python3
+}
+
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
 # Installs whatever is missing with apt-get (as root or through sudo), or

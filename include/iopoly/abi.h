@@ -25,6 +25,7 @@
 #define IOPOLY_ABI_H
 
 #include "iopoly.h"
+#include "iopoly/tiling.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -104,6 +105,11 @@ IOPOLY_API void __iopoly_global_init(const char *name, size_t elem_size, int ndi
 /* Module constructor: warns once if the striping the compiler assumed
  * (-fplugin-arg-iopoly-stripe/disks) differs from the runtime's. */
 IOPOLY_API void __iopoly_check_striping(size_t stripe, size_t disks, const char *module);
+
+/* Restructured loops compiled in several versions (iopoly/tiling.h): the
+ * version to run with this run's stripe and buffer. Computed once per
+ * table (cached in it); cheap enough to call before every execution. */
+IOPOLY_API int __iopoly_pick_version(struct iopoly_tile_table *table);
 
 /* memset/memcpy/memmove on memory that may be disk-resident. */
 IOPOLY_API void __iopoly_memset(void *dst, int value, size_t n);

@@ -1,4 +1,4 @@
-//===- LocalitySets.cpp - Disk locality sets and the LSG of a SCoP ---------===//
+//===- LocalitySets.cpp - Set families and their LSG on a SCoP -------------===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
@@ -13,14 +13,15 @@
 #include "polly/Support/ISLTools.h"
 
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include "isl/aff.h"
-#include "isl/map.h"
+#include <algorithm>
 
-#include <map>
+#include "isl/ilp.h"
 
 using namespace llvm;
 
@@ -28,76 +29,95 @@ namespace iopoly {
 
 namespace {
 
-/// Whether \p Base points to a disk-resident array (before lowering: a
-/// global with the pragma's metadata, or a marked pointer).
-bool isDiskResidentBase(const Value *Base) {
+/// Whether \p Base is a disk-resident base pointer (before lowering: a
+/// global with the pragma's metadata, or a marked pointer), looking through
+/// the phis and selects code generation of an earlier SCoP leaves between a
+/// marker and its later users; \p Name gets the pragma's name if known.
+bool diskResidentBase(const Value *Base, std::string *Name, SmallPtrSetImpl<const Value *> &Seen) {
   Base = Base->stripPointerCasts();
-  if (auto *G = dyn_cast<GlobalVariable>(Base))
-    return G->getMetadata(DiskResidentMD) != nullptr;
-  if (auto *C = dyn_cast<CallInst>(Base))
-    if (const Function *F = C->getCalledFunction())
-      return F->getName() == MarkerName;
-  return false;
+  if (!Seen.insert(Base).second)
+    return true; // a cycle of phis: decided by the other incoming values
+  const MDNode *MD = nullptr;
+  if (auto *G = dyn_cast<GlobalVariable>(Base)) {
+    MD = G->getMetadata(DiskResidentMD);
+    if (!MD)
+      return false;
+  } else if (auto *C = dyn_cast<CallInst>(Base)) {
+    const Function *F = C->getCalledFunction();
+    if (!F || F->getName() != MarkerName)
+      return false;
+    MD = C->getMetadata(DiskResidentMD);
+  } else if (auto *P = dyn_cast<PHINode>(Base)) {
+    if (!P->getNumIncomingValues())
+      return false;
+    for (const Value *V : P->incoming_values())
+      if (!diskResidentBase(V, Name, Seen))
+        return false;
+    return true;
+  } else if (auto *L = dyn_cast<LoadInst>(Base)) {
+    // Polly's code generation of an earlier SCoP passes the values its
+    // statements define (a copy of a marker) to later code through a stack
+    // slot: disk-resident if everything stored there is.
+    auto *Slot = dyn_cast<AllocaInst>(L->getPointerOperand()->stripPointerCasts());
+    if (!Slot)
+      return false;
+    bool Any = false;
+    for (const User *U : Slot->users()) {
+      if (auto *St = dyn_cast<StoreInst>(U)) {
+        if (St->getPointerOperand()->stripPointerCasts() != Slot || !diskResidentBase(St->getValueOperand(), Name, Seen))
+          return false;
+        Any = true;
+      } else if (!isa<LoadInst>(U) && !(isa<IntrinsicInst>(U) && cast<IntrinsicInst>(U)->isLifetimeStartOrEnd())) {
+        return false;
+      }
+    }
+    return Any;
+  } else if (auto *Sel = dyn_cast<SelectInst>(Base)) {
+    return diskResidentBase(Sel->getTrueValue(), Name, Seen) && diskResidentBase(Sel->getFalseValue(), Name, Seen);
+  } else {
+    return false;
+  }
+  if (Name && Name->empty() && MD && MD->getNumOperands())
+    if (auto *S = dyn_cast<MDString>(MD->getOperand(0)))
+      *Name = S->getString().str();
+  return true;
 }
 
-struct ArrayUnits {
-  const polly::ScopArrayInfo *SAI;
-  isl::map UnitOf; ///< A[...] -> [unit]
-};
-
-/// byte(A[a0, ..., an]) = elem * (((a0 * D1 + a1) * D2 + a2) ...): the
-/// element's offset in the row-major file layout.
-std::string byteAffine(const polly::ScopArrayInfo *SAI, isl::aff &Out) {
-  isl::space Space = SAI->getSpace();
-  isl::local_space LS(Space);
-  unsigned N = SAI->getNumberOfDimensions();
-  std::vector<int64_t> Stride(N, 1);
-  for (unsigned D = N; D-- > 1;) {
-    auto *C = dyn_cast_or_null<SCEVConstant>(SAI->getDimensionSize(D));
-    if (!C)
-      return "array '" + SAI->getName() + "' has a dimension of unknown size";
-    Stride[D - 1] = Stride[D] * C->getAPInt().getSExtValue();
-  }
-  isl::aff Byte = isl::manage(isl_aff_zero_on_domain(LS.copy()));
-  for (unsigned D = 0; D < N; ++D)
-    Byte = Byte.add(isl::aff::var_on_domain(LS, isl::dim::set, D).scale(Stride[D] * SAI->getElemSizeInBytes()));
-  Out = Byte;
-  return "";
+bool isDiskResidentBase(const Value *Base) {
+  SmallPtrSet<const Value *, 8> Seen;
+  return diskResidentBase(Base, nullptr, Seen);
 }
 
 /// Total bytes of the array when the compiler knows it (global arrays).
-uint64_t knownBytes(const polly::ScopArrayInfo *SAI) {
+uint64_t globalBytes(const polly::ScopArrayInfo *SAI) {
   auto *G = dyn_cast<GlobalVariable>(SAI->getBasePtr()->stripPointerCasts());
   if (!G)
     return 0;
   return G->getParent()->getDataLayout().getTypeAllocSize(G->getValueType());
 }
 
-std::string statementName(const polly::ScopStmt &Stmt) { return Stmt.getBaseName(); }
-
-isl::union_map instanceToNode(const LocalitySets &L, isl::ctx Ctx) {
+isl::union_map instanceToNode(const FamilyGraph &G, isl::ctx Ctx) {
   isl::union_map M = isl::union_map::empty(Ctx);
-  for (size_t K = 0; K < L.Nodes.size(); ++K) {
+  for (size_t K = 0; K < G.Nodes.size(); ++K) {
     isl::set Id(Ctx, "{ N[" + std::to_string(K) + "] }");
-    M = M.unite(isl::union_map::from_domain_and_range(L.Nodes[K].Instances, isl::union_set(Id)));
+    M = M.unite(isl::union_map::from_domain_and_range(G.Nodes[K].instances(), isl::union_set(Id)));
   }
   return M;
 }
 
-/// Recomputes the LSG's edges from the dependences between node sets.
-void rebuildGraph(LocalitySets &L, const isl::union_map &Deps) {
-  L.Graph = LSG();
-  for (const LocalityNode &N : L.Nodes)
-    L.Graph.addNode(N.Lambda);
-  if (L.Nodes.empty())
+/// Recomputes the LSG's edges from the dependences between families.
+void rebuildGraph(FamilyGraph &G, const isl::union_map &Deps) {
+  G.Graph = LSG();
+  for (const Family &F : G.Nodes)
+    G.Graph.addNode(F.Lambda);
+  if (G.Nodes.empty())
     return;
-  isl::ctx Ctx = Deps.ctx();
-  isl::union_map I2N = instanceToNode(L, Ctx);
+  isl::union_map I2N = instanceToNode(G, Deps.ctx());
   isl::union_map NodeDeps = I2N.reverse().apply_range(Deps).apply_range(I2N).project_out_all_params();
   NodeDeps.wrap().foreach_point([&](isl::point P) {
     long From = P.get_coordinate_val(isl::dim::set, 0).get_num_si();
     long To = P.get_coordinate_val(isl::dim::set, 1).get_num_si();
-    L.Graph.addEdge(static_cast<unsigned>(From), static_cast<unsigned>(To));
+    G.Graph.addEdge(static_cast<unsigned>(From), static_cast<unsigned>(To));
     return isl::stat::ok();
   });
 }
@@ -112,153 +132,36 @@ struct IslSplitOps {
   Set dependents(const Set &X) const { return X.apply(Deps); }
 };
 
-} // namespace
-
-std::string buildLocalitySets(polly::Scop &S, const isl::union_map &Deps, const LocalityOptions &O,
-                              const isl::union_set &Within, LocalitySets &Out) {
-  LocalitySets L;
-  isl::ctx Ctx = S.getIslCtx();
-  std::map<const polly::ScopArrayInfo *, ArrayUnits> Units;
-  std::vector<const polly::ScopArrayInfo *> DiskArrays;
-  for (const polly::ScopArrayInfo *SAI : S.arrays())
-    if (SAI->isArrayKind() && isDiskResidentBase(SAI->getBasePtr()))
-      DiskArrays.push_back(SAI);
-  if (DiskArrays.empty())
-    return "it accesses no disk-resident array";
-
-  unsigned NextUnit = 0;
-  if (O.Gran == Granularity::Disk) {
-    if (O.Disks > 64)
-      return "more than 64 disks";
-    NextUnit = O.Disks;
-    for (unsigned D = 0; D < O.Disks; ++D)
-      L.UnitNames.push_back("disk " + std::to_string(D));
-    L.UnitBytes.assign(O.Disks, 0);
+/// \p F restricted to \p Keep (a subset of its instances).
+Family restrict(const Family &F, const isl::union_set &Keep, const std::string &Suffix) {
+  Family R = F;
+  R.Label += Suffix;
+  R.Parts.clear();
+  for (const auto &[Stmt, Dom] : F.Parts) {
+    isl::set D = Keep.extract_set(Dom.get_space()).intersect(Dom);
+    if (!D.is_empty())
+      R.Parts.push_back({Stmt, D});
   }
-  unsigned Budget = std::max(1u, 64u / static_cast<unsigned>(DiskArrays.size()));
-  for (const polly::ScopArrayInfo *SAI : DiskArrays) {
-    isl::aff Byte;
-    std::string Why = byteAffine(SAI, Byte);
-    if (!Why.empty())
-      return Why;
-    L.Arrays.push_back(SAI->getName());
-    isl::aff Unit;
-    uint64_t Bytes = knownBytes(SAI);
-    if (O.Gran == Granularity::Disk || !Bytes) {
-      // Disk maps (also the fallback for arrays of unknown size).
-      if (O.Gran != Granularity::Disk && NextUnit + O.Disks > 64)
-        return "too many locality units";
-      unsigned Base = O.Gran == Granularity::Disk ? 0 : NextUnit;
-      Unit = Byte.scale_down(isl::val(Ctx, static_cast<long>(O.Stripe))).floor().mod(isl::val(Ctx, O.Disks));
-      Unit = Unit.add_constant(isl::val(Ctx, Base));
-      if (O.Gran != Granularity::Disk) {
-        for (unsigned D = 0; D < O.Disks; ++D)
-          L.UnitNames.push_back(SAI->getName() + " disk " + std::to_string(D));
-        L.UnitBytes.insert(L.UnitBytes.end(), O.Disks, 0);
-        NextUnit += O.Disks;
-      }
-    } else {
-      // Contiguous chunks of C stripes: at most min(budget, option) units.
-      uint64_t Stripes = (Bytes + O.Stripe - 1) / O.Stripe;
-      uint64_t Chunks = std::min<uint64_t>({Stripes, O.ChunksPerArray, Budget});
-      uint64_t PerChunk = (Stripes + Chunks - 1) / Chunks;
-      Chunks = (Stripes + PerChunk - 1) / PerChunk;
-      if (NextUnit + Chunks > 64)
-        return "too many locality units";
-      Unit = Byte.scale_down(isl::val(Ctx, static_cast<long>(O.Stripe * PerChunk))).floor();
-      Unit = Unit.add_constant(isl::val(Ctx, NextUnit));
-      for (uint64_t C = 0; C < Chunks; ++C) {
-        L.UnitNames.push_back(SAI->getName() + " stripes " + std::to_string(C * PerChunk) + ".." +
-                              std::to_string(std::min(Stripes, (C + 1) * PerChunk) - 1));
-        L.UnitBytes.push_back((std::min(Stripes, (C + 1) * PerChunk) - C * PerChunk) * O.Stripe);
-      }
-      NextUnit += static_cast<unsigned>(Chunks);
-    }
-    Units[SAI] = {SAI, isl::manage(isl_map_from_aff(Unit.release()))};
-  }
-  L.Units = NextUnit;
-
-  for (polly::ScopStmt &Stmt : S) {
-    isl::set Domain = Stmt.getDomain();
-    if (!Within.is_null())
-      Domain = Domain.intersect(Within.extract_set(Domain.get_space()));
-    if (Domain.is_empty())
-      continue;
-    isl::map Tuple;
-    for (polly::MemoryAccess *MA : Stmt) {
-      if (!MA->isLatestArrayKind())
-        continue;
-      auto It = Units.find(MA->getLatestScopArrayInfo());
-      if (It == Units.end())
-        continue;
-      isl::map U = MA->getLatestAccessRelation().intersect_domain(Domain).apply_range(It->second.UnitOf);
-      if (!U.is_single_valued())
-        return "statement " + statementName(Stmt) + " has an access that is not a function of the iteration";
-      Tuple = Tuple.is_null() ? U : Tuple.flat_range_product(U);
-    }
-    if (Tuple.is_null()) {
-      L.Nodes.push_back({isl::union_set(Domain), 0, statementName(Stmt)});
-      continue;
-    }
-    isl::set Range = Tuple.range().project_out_all_params();
-    if (!Range.is_bounded())
-      return "statement " + statementName(Stmt) + " touches an unbounded set of units";
-    std::map<uint64_t, isl::set> ByMap;
-    unsigned Points = 0;
-    bool TooMany = false;
-    Range.foreach_point([&](isl::point P) {
-      if (++Points > O.MaxPoints) {
-        TooMany = true;
-        return isl::stat::error();
-      }
-      uint64_t Lambda = 0;
-      unsigned Dims = unsignedFromIslSize(Range.tuple_dim());
-      for (unsigned D = 0; D < Dims; ++D)
-        Lambda |= 1ULL << P.get_coordinate_val(isl::dim::set, static_cast<int>(D)).get_num_si();
-      isl::set PS(P);
-      auto [It, New] = ByMap.try_emplace(Lambda, PS);
-      if (!New)
-        It->second = It->second.unite(PS);
-      return isl::stat::ok();
-    });
-    if (TooMany)
-      return "statement " + statementName(Stmt) + " has more than " + std::to_string(O.MaxPoints) +
-             " combinations of units";
-    isl::set Rest = Domain;
-    for (auto &[Lambda, Points] : ByMap) {
-      // detect_equalities lets isl see that the stripe's floor() is a
-      // constant inside most sets, so the sets (and the loops generated from
-      // them) come out as plain bounds.
-      isl::set Q = Tuple.intersect_range(Points).domain().detect_equalities().coalesce();
-      Rest = Rest.subtract(Q);
-      L.Nodes.push_back({isl::union_set(Q), Lambda, statementName(Stmt)});
-    }
-    // Instances where no disk access happens (partial accesses) form a set
-    // of their own: every instance must be in exactly one set.
-    if (!Rest.is_empty())
-      L.Nodes.push_back({isl::union_set(Rest), 0, statementName(Stmt) + " (no disk access)"});
-  }
-  if (L.Nodes.size() <= O.MaxNodes)
-    rebuildGraph(L, Deps);
-  Out = std::move(L);
-  return "";
+  return R;
 }
 
-void removeCycles(LocalitySets &L, const isl::union_map &Deps, const LocalityOptions &O) {
+/// Breaks every cycle of the family LSG: a satisfactory split of the node
+/// the feedback vertex set heuristic picks (then of the cycle's other
+/// nodes), at most \p MaxSplits in all; otherwise node merging.
+void removeCycles(FamilyGraph &G, const isl::union_map &Deps, unsigned MaxSplits) {
   IslSplitOps Ops{Deps};
   while (true) {
-    auto Cycles = cyclicComponents(L.Graph);
+    auto Cycles = cyclicComponents(G.Graph);
     if (Cycles.empty())
       return;
     const std::vector<unsigned> &C = Cycles.front();
     bool Split = false;
-    if (L.Splits < O.MaxSplits) {
-      // The heuristic's choice first, then the other nodes of the cycle.
+    if (G.Splits < MaxSplits) {
       LSG Sub;
       for (unsigned U : C)
-        Sub.addNode(L.Graph.Map[U]);
+        Sub.addNode(G.Graph.Map[U]);
       for (size_t A = 0; A < C.size(); ++A)
-        for (unsigned V : L.Graph.Succ[C[A]]) {
+        for (unsigned V : G.Graph.Succ[C[A]]) {
           auto It = std::find(C.begin(), C.end(), V);
           if (It != C.end())
             Sub.addEdge(static_cast<unsigned>(A), static_cast<unsigned>(It - C.begin()));
@@ -269,72 +172,168 @@ void removeCycles(LocalitySets &L, const isl::union_map &Deps, const LocalityOpt
       for (unsigned U : C)
         if (std::find(Try.begin(), Try.end(), U) == Try.end())
           Try.push_back(U);
-      auto Pred = L.Graph.predecessors();
+      auto Pred = G.Graph.predecessors();
       for (unsigned N : Try) {
         isl::union_set P = isl::union_set::empty(Deps.ctx()), Q = P;
         for (unsigned U : Pred[N])
           if (std::binary_search(C.begin(), C.end(), U))
-            P = P.unite(L.Nodes[U].Instances);
-        for (unsigned U : L.Graph.Succ[N])
+            P = P.unite(G.Nodes[U].instances());
+        for (unsigned U : G.Graph.Succ[N])
           if (std::binary_search(C.begin(), C.end(), U))
-            Q = Q.unite(L.Nodes[U].Instances);
-        auto R = splitNode(Ops, L.Nodes[N].Instances, P, Q);
+            Q = Q.unite(G.Nodes[U].instances());
+        auto R = splitNode(Ops, G.Nodes[N].instances(), P, Q);
         if (!R.Satisfactory)
           continue;
-        LocalityNode B = L.Nodes[N];
-        L.Nodes[N].Instances = R.A;
-        L.Nodes[N].Label += " (after)";
-        B.Instances = R.B;
-        B.Label += " (before)";
-        L.Nodes.push_back(B);
-        ++L.Splits;
-        rebuildGraph(L, Deps);
+        Family Before = restrict(G.Nodes[N], R.B, " (before)");
+        G.Nodes[N] = restrict(G.Nodes[N], R.A, " (after)");
+        G.Nodes.push_back(Before);
+        ++G.Splits;
+        rebuildGraph(G, Deps);
         Split = true;
         break;
       }
     }
     if (Split)
       continue;
-    // Node merging: the cycle becomes one node with the OR of the maps.
-    LocalityNode M;
-    M.Instances = isl::union_set::empty(Deps.ctx());
-    std::vector<LocalityNode> Kept;
-    for (unsigned U = 0; U < L.Nodes.size(); ++U) {
-      if (std::binary_search(C.begin(), C.end(), U)) {
-        M.Instances = M.Instances.unite(L.Nodes[U].Instances);
-        M.Lambda |= L.Nodes[U].Lambda;
-        M.Label += (M.Label.empty() ? "" : " + ") + L.Nodes[U].Label;
-      } else {
-        Kept.push_back(L.Nodes[U]);
-      }
+    // Node merging (paper 1, Fig. 7b-c): the graph side is LSG's
+    // mergeNodes; the families follow its remapping.
+    std::vector<unsigned> Remap;
+    LSG Merged = mergeNodes(G.Graph, C, Remap);
+    std::vector<Family> Nodes(Merged.size());
+    for (unsigned U = 0; U < G.Nodes.size(); ++U) {
+      Family &Into = Nodes[Remap[U]];
+      Into.Parts.insert(Into.Parts.end(), G.Nodes[U].Parts.begin(), G.Nodes[U].Parts.end());
+      Into.Lambda |= G.Nodes[U].Lambda;
+      Into.Label += (Into.Label.empty() ? "" : " + ") + G.Nodes[U].Label;
     }
-    Kept.push_back(M);
-    L.Nodes = std::move(Kept);
-    ++L.Merges;
-    rebuildGraph(L, Deps);
+    G.Nodes = std::move(Nodes);
+    G.Graph = std::move(Merged);
+    ++G.Merges;
   }
 }
 
-void printLocalitySets(raw_ostream &OS, const LocalitySets &L) {
-  OS << "disk-resident arrays:";
-  for (const std::string &A : L.Arrays)
-    OS << " " << A;
-  OS << "\nunits (" << L.Units << "):";
-  for (unsigned U = 0; U < L.UnitNames.size(); ++U)
-    OS << " [" << U << "] " << L.UnitNames[U] << (U + 1 < L.UnitNames.size() ? ";" : "");
-  OS << "\nlocality sets (" << L.Nodes.size() << "), splits " << L.Splits << ", merges " << L.Merges << ":\n";
-  for (unsigned K = 0; K < L.Nodes.size(); ++K) {
-    OS << "  N" << K << " Lambda=" << mapString(L.Nodes[K].Lambda, L.Units) << " " << L.Nodes[K].Label << ": "
-       << polly::stringFromIslObj(L.Nodes[K].Instances) << "\n";
+} // namespace
+
+std::string userArrayName(const polly::ScopArrayInfo *SAI) {
+  std::string N;
+  SmallPtrSet<const Value *, 8> Seen;
+  if (diskResidentBase(SAI->getBasePtr(), &N, Seen) && !N.empty())
+    return N;
+  const Value *B = SAI->getBasePtr();
+  if (B && B->hasName())
+    return B->getName().str();
+  return "an array";
+}
+
+isl::union_set Family::instances() const {
+  isl::union_set U;
+  for (const auto &P : Parts)
+    U = U.is_null() ? isl::union_set(P.second) : U.unite(isl::union_set(P.second));
+  return U;
+}
+
+std::string findDiskArrays(polly::Scop &S, std::vector<DiskArray> &Out) {
+  Out.clear();
+  for (const polly::ScopArrayInfo *SAI : S.arrays()) {
+    if (!SAI->isArrayKind() || !isDiskResidentBase(SAI->getBasePtr()))
+      continue;
+    DiskArray A;
+    A.SAI = SAI;
+    A.Name = userArrayName(SAI);
+    A.ElemBytes = static_cast<unsigned>(SAI->getElemSizeInBytes());
+    unsigned N = SAI->getNumberOfDimensions();
+    A.Stride.assign(N, A.ElemBytes);
+    for (unsigned D = N; D-- > 1;) {
+      auto *C = dyn_cast_or_null<SCEVConstant>(SAI->getDimensionSize(D));
+      if (!C)
+        return "array '" + A.Name + "' has a dimension whose size is only known at run time";
+      A.Stride[D - 1] = A.Stride[D] * C->getAPInt().getZExtValue();
+    }
+    isl::space Space = SAI->getSpace();
+    isl::local_space LS(Space);
+    isl::aff Byte = isl::manage(isl_aff_zero_on_domain(LS.copy()));
+    for (unsigned D = 0; D < N; ++D)
+      Byte = Byte.add(isl::aff::var_on_domain(LS, isl::dim::set, D).scale(isl::val(S.getIslCtx(), A.Stride[D])));
+    A.Byte = Byte;
+    // The elements the SCoP touches: their box gives the extents (the
+    // outermost one is unknown for pointers) and the bytes in play.
+    isl::set Touched = isl::set::empty(Space);
+    for (polly::ScopStmt &Stmt : S)
+      for (polly::MemoryAccess *MA : Stmt)
+        if (MA->isLatestArrayKind() && MA->getLatestScopArrayInfo() == SAI)
+          Touched = Touched.unite(MA->getLatestAccessRelation().intersect_domain(Stmt.getDomain()).range());
+    A.Extent.assign(N, 0);
+    isl::set T = Touched.project_out_all_params();
+    uint64_t Span = A.ElemBytes;
+    for (unsigned D = 0; D < N && !T.is_empty(); ++D) {
+      isl::val Lo = isl::manage(isl_set_dim_min_val(T.copy(), static_cast<int>(D)));
+      isl::val Hi = isl::manage(isl_set_dim_max_val(T.copy(), static_cast<int>(D)));
+      if (Lo.is_null() || Hi.is_null() || !Lo.is_int() || !Hi.is_int()) {
+        Span = 0;
+        break;
+      }
+      A.Extent[D] = static_cast<uint64_t>(Hi.get_num_si() - Lo.get_num_si() + 1);
+      Span += (A.Extent[D] - 1) * A.Stride[D];
+    }
+    A.Bytes = T.is_empty() ? 0 : Span;
+    if (!A.Bytes)
+      A.Bytes = globalBytes(SAI);
+    Out.push_back(std::move(A));
   }
+  if (Out.empty())
+    return "it accesses no disk-resident array";
+  if (Out.size() > 64)
+    return "it accesses more than 64 disk-resident arrays";
+  return "";
+}
+
+FamilyGraph buildFamilies(polly::Scop &S, const isl::union_set &Within, const isl::union_map &Deps,
+                          const std::vector<DiskArray> &Arrays, unsigned MaxSplits) {
+  FamilyGraph G;
+  for (polly::ScopStmt &Stmt : S) {
+    isl::set Domain = Stmt.getDomain().intersect(Within.extract_set(Stmt.getDomainSpace()));
+    if (Domain.is_empty())
+      continue;
+    Family F;
+    F.Parts.push_back({&Stmt, Domain});
+    F.Label = Stmt.getBaseName();
+    for (polly::MemoryAccess *MA : Stmt) {
+      if (!MA->isLatestArrayKind())
+        continue;
+      for (size_t K = 0; K < Arrays.size(); ++K)
+        if (Arrays[K].SAI == MA->getLatestScopArrayInfo())
+          F.Lambda |= 1ULL << K;
+    }
+    G.Nodes.push_back(std::move(F));
+  }
+  rebuildGraph(G, Deps);
+  removeCycles(G, Deps, MaxSplits);
+  G.Order = scheduleByHamming(G.Graph);
+  return G;
+}
+
+void printFamilies(raw_ostream &OS, const FamilyGraph &G, const std::vector<DiskArray> &Arrays) {
+  OS << "disk-resident arrays (map bits):";
+  for (size_t K = 0; K < Arrays.size(); ++K)
+    OS << " [" << K << "] " << Arrays[K].Name << " (" << Arrays[K].Bytes << " bytes)";
+  unsigned Bits = static_cast<unsigned>(Arrays.size());
+  OS << "\nset families (" << G.Nodes.size() << "), splits " << G.Splits << ", merges " << G.Merges << ":\n";
+  for (unsigned K = 0; K < G.Nodes.size(); ++K)
+    OS << "  F" << K << " Lambda=" << mapString(G.Nodes[K].Lambda, Bits) << " " << G.Nodes[K].Label << ": "
+       << polly::stringFromIslObj(G.Nodes[K].instances()) << "\n";
   OS << "LSG edges:";
   bool Any = false;
-  for (unsigned U = 0; U < L.Graph.size(); ++U)
-    for (unsigned V : L.Graph.Succ[U]) {
-      OS << " N" << U << "->N" << V;
+  for (unsigned U = 0; U < G.Graph.size(); ++U)
+    for (unsigned V : G.Graph.Succ[U]) {
+      OS << " F" << U << "->F" << V;
       Any = true;
     }
   OS << (Any ? "\n" : " none\n");
+  OS << "Hamming order:";
+  for (unsigned K : G.Order)
+    OS << " F" << K;
+  OS << "\ntotal Hamming distance: " << totalHamming(G.Graph, G.Order) << " (original order "
+     << totalHamming(G.Graph, topologicalOrder(G.Graph)) << ")\n";
 }
 
 } // namespace iopoly

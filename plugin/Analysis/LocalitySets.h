@@ -1,23 +1,22 @@
-//===- LocalitySets.h - Disk locality sets and the LSG of a SCoP -*- C++ -*-===//
+//===- LocalitySets.h - Set families and their LSG on a SCoP ----*- C++ -*-===//
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Paper 1, section 3, on a Polly SCoP. Every access to a disk-resident array
-// gets a locality unit function of the statement instance, quasi-affine in
-// isl: with granularity "disk" the disk of its stripe,
-//     disk(i) = floor(byte(i) / S) mod T,
-// with granularity "stripe" the chunk of stripes it falls in,
-//     chunk(i) = base(A) + floor(byte(i) / (S * C_A)),
-// where byte(i) is the element's offset in the array's row-major file
-// layout and C_A chunks the array into a fixed number of units. An instance's
-// map Lambda is the set of units its accesses touch. The tuple of units of a
-// statement's accesses ranges over a small finite set (at most units^k,
-// independent of the array sizes and of the SCoP's parameters); its points
-// are enumerated and their preimages are the locality sets Q_Lambda, one per
-// statement and map (the independent subsets), kept as isl sets. Edges of
-// the LSG are Polly's dependences between them. Cycles are broken by node
-// splitting (NodeSplit.h) where a split is satisfactory and by node merging
-// otherwise.
+// Paper 1, section 3, lifted from single locality sets to *set families*.
+// The paper's locality set Q_Lambda holds the instances that touch the
+// units (disks, stripes) of the map Lambda; with one graph node per set,
+// the number of nodes grows with the data and the buffer, and so does the
+// compile time. Here a node is a family: the instances of one statement
+// (or of a piece of one, after a split), parametric in the unit index u,
+// so that member u of the family is the paper's set of the instances
+// whose pivot access falls in unit u (DataTiling.h picks the unit size at
+// run time). A family's map Lambda has one bit per disk-resident array it
+// touches. Edges are Polly's dependences between families. Cycles are
+// broken as in the paper: a satisfactory split (NodeSplit.h) of a node of
+// the feedback vertex set, else node merging (LSG.h, mergeNodes); the
+// acyclic graph is then ordered by minimal Hamming distance (Fig. 10), so
+// that families over the same arrays become neighbours and can share one
+// loop over units.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IOPOLY_PLUGIN_ANALYSIS_LOCALITYSETS_H
@@ -35,55 +34,55 @@ class raw_ostream;
 }
 namespace polly {
 class Scop;
-}
+class ScopStmt;
+class ScopArrayInfo;
+} // namespace polly
 
 namespace iopoly {
 
-enum class Granularity { Disk, Stripe };
-
-struct LocalityOptions {
-  uint64_t Stripe = 64 << 10;
-  unsigned Disks = 8;
-  Granularity Gran = Granularity::Stripe;
-  unsigned ChunksPerArray = 16; ///< stripe granularity: units per array
-  unsigned MaxSplits = 8;       ///< node splits tried before merging
-  unsigned MaxPoints = 4096;    ///< unit tuples enumerated per statement
-  unsigned MaxNodes = ~0u;      ///< more sets than this: no graph (the caller coarsens)
+/// A disk-resident array of the SCoP with a known row-major byte layout.
+struct DiskArray {
+  const polly::ScopArrayInfo *SAI = nullptr;
+  std::string Name;              ///< the user's name (pragma), for remarks
+  isl::aff Byte;                 ///< A[a0, ..., an] -> byte offset in the file layout
+  std::vector<uint64_t> Stride;  ///< bytes per step of each subscript
+  std::vector<uint64_t> Extent;  ///< subscript range the SCoP touches (0: unknown)
+  uint64_t Bytes = 0;            ///< bytes between the first and last touched element, 0 if unknown
+  unsigned ElemBytes = 0;
 };
 
-struct LocalityNode {
-  isl::union_set Instances;
-  uint64_t Lambda = 0;
-  std::string Label; ///< statement name(s), for printing
+/// Finds the SCoP's disk-resident arrays; "" or why it cannot be tiled.
+std::string findDiskArrays(polly::Scop &S, std::vector<DiskArray> &Out);
+
+/// The user's name of a SCoP array: the pragma's name of a disk-resident
+/// array, else the IR name, else "an array".
+std::string userArrayName(const polly::ScopArrayInfo *SAI);
+
+/// A node of the family LSG: instances of one or more statements.
+struct Family {
+  std::vector<std::pair<polly::ScopStmt *, isl::set>> Parts; ///< statement, its instances here
+  uint64_t Lambda = 0; ///< one bit per disk-resident array touched
+  std::string Label;   ///< statement names, for printing
+
+  isl::union_set instances() const;
 };
 
-struct LocalitySets {
-  std::vector<LocalityNode> Nodes;
+struct FamilyGraph {
+  std::vector<Family> Nodes;
   LSG Graph;
-  unsigned Units = 0;  ///< bits used in the maps
-  unsigned Splits = 0; ///< satisfactory splits applied
-  unsigned Merges = 0; ///< cycles merged into one node
-  std::vector<std::string> Arrays;      ///< disk-resident arrays of the SCoP
-  std::vector<std::string> UnitNames;   ///< what each bit stands for
-  std::vector<uint64_t> UnitBytes;      ///< bytes of each unit's stripes, 0 if unknown (disks)
+  std::vector<unsigned> Order; ///< minimal-Hamming order (paper 1, Fig. 10)
+  unsigned Splits = 0, Merges = 0;
 };
 
-/// Builds the locality sets of the instances in \p Within (all of \p S when
-/// null) and the LSG over \p Deps (not when there are more than
-/// O.MaxNodes sets: the caller coarsens and asks again). Returns "" or why the SCoP cannot be
-/// handled (no disk-resident array, parametric array shape, too many sets).
-std::string buildLocalitySets(polly::Scop &S, const isl::union_map &Deps, const LocalityOptions &O,
-                              const isl::union_set &Within, LocalitySets &Out);
+/// Builds the families of the instances in \p Within, the LSG over \p Deps,
+/// removes its cycles (at most \p MaxSplits splits, then merges) and orders
+/// it. \p Arrays gives the bits of the maps.
+FamilyGraph buildFamilies(polly::Scop &S, const isl::union_set &Within, const isl::union_map &Deps,
+                          const std::vector<DiskArray> &Arrays, unsigned MaxSplits);
 
-/// Makes the LSG acyclic: for each cycle, splits the nodes the feedback
-/// vertex set heuristic picks (then any other node of the cycle) when the
-/// split is satisfactory, at most O.MaxSplits times in all; merges what is
-/// left of a cycle into one node.
-void removeCycles(LocalitySets &L, const isl::union_map &Deps, const LocalityOptions &O);
-
-/// Human-readable dump: units, nodes (map, statements, instance sets),
-/// edges.
-void printLocalitySets(llvm::raw_ostream &OS, const LocalitySets &L);
+/// Human-readable dump: arrays (bits), families (map, instance sets), edges,
+/// Hamming order and its distance against the original order.
+void printFamilies(llvm::raw_ostream &OS, const FamilyGraph &G, const std::vector<DiskArray> &Arrays);
 
 } // namespace iopoly
 

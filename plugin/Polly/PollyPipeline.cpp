@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "Polly/PollyPipeline.h"
 #include "Analysis/RankMapping.h"
+#include "Support/Options.h"
 #include "Transform/CLO.h"
 #include "Transform/DiskReuse.h"
 #include "Transform/DistributeLoops.h"
@@ -32,7 +33,13 @@ static void setDefault(const char *Name, const char *Value) {
 
 void configurePolly() {
   setDefault("polly-process-unprofitable", "true");
-  setDefault("polly-detect-reductions", "false");
+  // Reductions stay in program order unless the user allows reassociation.
+  setDefault("polly-detect-reductions", reassociateReductions() ? "true" : "false");
+  // Polly's matrix-product optimization packs operands into stack arrays
+  // (3 MiB each for PolyBench's gemm): copies of disk-resident data in
+  // memory the stripe buffer does not account for, and a stack overflow
+  // when a program has three products (3mm). The buffer is the memory.
+  setDefault("polly-pattern-matching-based-opts", "false");
 }
 
 void keepLoadsForPolly() { setDefault("enable-load-pre", "false"); }

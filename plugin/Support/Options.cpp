@@ -42,21 +42,37 @@ static cl::opt<std::string> GranularityOpt("iopoly-granularity",
                                                     "each array) or disk (the disk of each stripe, as in the paper)"),
                                            cl::init("stripe"), cl::cat(IOPolyCategory));
 
-static cl::opt<unsigned> ChunksOpt("iopoly-chunks", cl::desc("Granularity stripe: locality units per array"),
-                                   cl::init(16), cl::cat(IOPolyCategory));
+static cl::opt<unsigned> ChunksOpt("iopoly-chunks",
+                                   cl::desc("dro-l/dro-wp: tile by 1/N of the largest array, one version, instead of "
+                                            "unit sizes chosen at run time from the buffer (0: automatic)"),
+                                   cl::init(0), cl::cat(IOPolyCategory));
 
 static cl::opt<unsigned> MaxSplitsOpt("iopoly-max-splits",
                                       cl::desc("Node splits tried before the remaining cycles are merged"),
                                       cl::init(8), cl::cat(IOPolyCategory));
 
 static cl::opt<unsigned> MaxSetsOpt("iopoly-max-sets",
-                                    cl::desc("Most locality sets (each a generated loop nest) per reordered region; "
-                                             "stripe granularity coarsens its chunks to stay below"),
+                                    cl::desc("Most groups of locality set families (each a generated loop nest) "
+                                             "per reordered region"),
                                     cl::init(40), cl::cat(IOPolyCategory));
 
+static cl::opt<bool> ReassociateOpt("iopoly-reassociate",
+                                    cl::desc("Let Polly reorder scalar reductions (sums may differ in the last bits, "
+                                             "as with -ffast-math); default: program order, bit-identical results"),
+                                    cl::init(false), cl::cat(IOPolyCategory));
+
+static cl::opt<bool> SerpentineOpt("iopoly-serpentine",
+                                   cl::desc("dro-l/dro-wp: walk streamed arrays back and forth from one tile to the "
+                                            "next (fewer fetches; backward requests are random on disks)"),
+                                   cl::init(false), cl::cat(IOPolyCategory));
+
+static cl::opt<bool> TilePrefetchOpt("iopoly-tile-prefetch",
+                                     cl::desc("dro-l/dro-wp: hint the next tile's stripes while a tile computes"),
+                                     cl::init(true), cl::cat(IOPolyCategory));
+
 static cl::opt<std::string> BufferOpt("iopoly-buffer",
-                                      cl::desc("Stripe buffer the compiler may assume (K/M/G); dro-l/dro-wp do "
-                                               "not reorder when a locality set needs more (default: unknown)"),
+                                      cl::desc("Stripe buffer the compiler may assume (K/M/G); dro-l/dro-wp then "
+                                               "compile only the version for it (default: chosen at run time)"),
                                       cl::init(""), cl::cat(IOPolyCategory));
 
 static cl::opt<bool> MpiOpt("iopoly-mpi",
@@ -102,6 +118,10 @@ static cl::opt<bool> MapPrintOpt("iopoly-map-print", cl::Hidden,
                                  cl::desc("Print the iteration chunks and mapping tables of distributed loops"),
                                  cl::init(false), cl::cat(IOPolyCategory));
 
+static cl::opt<bool> PrintTilingOpt("iopoly-print-tiling", cl::Hidden,
+                                    cl::desc("dro-l/dro-wp: print every SCoP's tiling plan to stderr"),
+                                    cl::init(false), cl::cat(IOPolyCategory));
+
 // Test only (hidden, opt/-mllvm): proves that the legality check refuses
 // an order the LSG would never produce.
 static cl::opt<bool> ReverseOrderOpt("iopoly-debug-reverse-order", cl::Hidden,
@@ -110,10 +130,14 @@ static cl::opt<bool> ReverseOrderOpt("iopoly-debug-reverse-order", cl::Hidden,
 
 Mode mode() { return ModeOpt; }
 bool debugReverseOrder() { return ReverseOrderOpt; }
+bool printTiling() { return PrintTilingOpt; }
 unsigned maxSets() { return MaxSetsOpt ? MaxSetsOpt : 1; }
 bool modeUsesPolly() { return ModeOpt == Mode::CLO || ModeOpt == Mode::DroL || ModeOpt == Mode::DroWP; }
 bool stripeGranularity() { return GranularityOpt != "disk"; }
-unsigned chunksPerArray() { return ChunksOpt ? ChunksOpt : 1; }
+unsigned chunksPerArray() { return ChunksOpt; }
+bool reassociateReductions() { return ReassociateOpt; }
+bool tilePrefetch() { return TilePrefetchOpt; }
+bool serpentineStreams() { return SerpentineOpt; }
 unsigned maxSplits() { return MaxSplitsOpt; }
 
 // Sizes use the runtime's grammar (common/Sizes.cpp), so that
@@ -171,15 +195,20 @@ std::string checkOptionCombination() {
 
 std::string applyPluginArg(StringRef Arg) {
   auto [Name, Value] = Arg.split('=');
-  static const char *Known[] = {"mode", "stripe", "disks", "hoist", "granularity", "chunks", "max-splits",
-                                "max-sets", "buffer", "mpi", "mapping", "map-local", "map-chunk", "map-bthres",
-                                "map-alpha", "map-beta", "map-max-chunks", "topology"};
+  // Switches may be given bare: -fplugin-arg-iopoly-reassociate.
+  bool Switch = Name == "reassociate" || Name == "hoist" || Name == "tile-prefetch" || Name == "serpentine";
+  if (Switch && !Arg.contains('='))
+    Value = "true";
+  static const char *Known[] = {"mode",        "stripe",        "disks",      "hoist",     "granularity", "chunks",
+                                "max-splits",  "max-sets",      "buffer",     "reassociate", "tile-prefetch",
+                                "serpentine",  "mpi",           "mapping",    "map-local", "map-chunk",   "map-bthres",
+                                "map-alpha",   "map-beta",      "map-max-chunks", "topology"};
   bool IsKnown = false;
   for (const char *K : Known)
     IsKnown |= Name == K;
-  if (!IsKnown || !Arg.contains('='))
+  if (!IsKnown || (!Arg.contains('=') && !Switch))
     return ("unknown iopoly plugin argument '" + Arg +
-            "'; expected -fplugin-arg-iopoly-<name>=<value> with name one of mode, stripe, disks, hoist, granularity, chunks, max-splits, max-sets, buffer, mpi, mapping, map-local, map-chunk, map-bthres, map-alpha, map-beta, map-max-chunks, topology")
+            "'; expected -fplugin-arg-iopoly-<name>=<value> with name one of mode, stripe, disks, hoist, granularity, chunks, max-splits, max-sets, buffer, reassociate, tile-prefetch, serpentine, mpi, mapping, map-local, map-chunk, map-bthres, map-alpha, map-beta, map-max-chunks, topology")
         .str();
   // Check enumerated values here: cl would print its own message first.
   if (Name == "mode") {
@@ -229,8 +258,8 @@ std::string applyPluginArg(StringRef Arg) {
     return "iopoly option 'disks' must be at least 1";
   if (Name == "granularity" && GranularityOpt != "disk" && GranularityOpt != "stripe")
     return "invalid value '" + GranularityOpt + "' for iopoly option 'granularity' (expected disk or stripe)";
-  if (Name == "chunks" && (ChunksOpt == 0 || ChunksOpt > 64))
-    return "iopoly option 'chunks' must be between 1 and 64";
+  if (Name == "chunks" && ChunksOpt > 65536)
+    return "iopoly option 'chunks' must be between 0 (automatic) and 65536";
   if (Name == "mapping" && MappingOpt != "block" && MappingOpt != "cyclic" && MappingOpt != "intra" &&
       MappingOpt != "cache")
     return "invalid value '" + MappingOpt + "' for iopoly option 'mapping' (expected block, cyclic, intra or cache)";

@@ -34,15 +34,25 @@ bool hoistEnabled();
 bool modeUsesPolly();
 /// -iopoly-granularity=stripe (true) or disk: locality units of DRO.
 bool stripeGranularity();
-/// -iopoly-chunks: stripe granularity, units per array.
+/// -iopoly-chunks: a fixed unit of 1/chunks of the largest array instead of
+/// the versions chosen at run time (0: automatic).
 unsigned chunksPerArray();
 /// -iopoly-max-splits: node splits before merging.
 unsigned maxSplits();
-/// -iopoly-max-sets: locality sets (loop nests generated) per region.
+/// -iopoly-max-sets: groups of tiled loops (loop nests generated) per region.
 unsigned maxSets();
+/// -iopoly-reassociate: Polly may reorder scalar reductions (results may
+/// differ in the last bits, like -ffast-math).
+bool reassociateReductions();
+/// -iopoly-tile-prefetch: tiled code hints the next tile's stripes.
+bool tilePrefetch();
+/// -iopoly-serpentine: streamed arrays walked back and forth over the tiles.
+bool serpentineStreams();
 /// -iopoly-debug-reverse-order (hidden): the LSG order reversed, for tests
 /// of the dependence check.
 bool debugReverseOrder();
+/// -iopoly-print-tiling (hidden): dro-l/dro-wp print their plans to stderr.
+bool printTiling();
 
 /// -iopoly-mpi: distribute loops over MPI ranks (iopoly-mpicc programs).
 bool mpiEnabled();

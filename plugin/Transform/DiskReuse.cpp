@@ -4,8 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Transform/DiskReuse.h"
-#include "Analysis/LocalitySets.h"
+#include "Analysis/DataTiling.h"
 #include "Support/Options.h"
+#include "Support/VersionTable.h"
 
 #include "polly/DependenceInfo.h"
 #include "polly/ScopInfo.h"
@@ -13,10 +14,16 @@
 #include "polly/Support/ISLTools.h"
 
 #include "llvm/ADT/Statistic.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include "isl/union_map.h"
+#include "isl/set.h"
+#include "isl/space.h"
+#include "isl/union_set.h"
 
 #include <algorithm>
 
@@ -25,18 +32,51 @@
 using namespace llvm;
 
 STATISTIC(NumScopsRestructured, "SCoPs given a disk-reuse schedule");
+STATISTIC(NumVersions, "Tiled versions compiled");
 
 namespace iopoly {
 
 namespace {
 
-LocalityOptions localityOptions() {
-  LocalityOptions O;
+/// Unit sizes of the versions, coarsest first: 4 KiB times powers of 4,
+/// below the largest array, at most MaxVersions of them (the finest kept
+/// for small buffers, the coarsest for large ones).
+std::vector<uint64_t> unitGrid(const std::vector<DiskArray> &Arrays) {
+  constexpr unsigned MaxVersions = 6;
+  uint64_t Largest = 0;
+  for (const DiskArray &A : Arrays)
+    Largest = std::max(Largest, A.Bytes);
+  if (!Largest)
+    Largest = 1ULL << 40;
+  std::vector<uint64_t> U;
+  for (uint64_t Unit = 4096; Unit < Largest && U.size() < 16; Unit *= 4)
+    U.push_back(Unit);
+  if (U.empty())
+    U.push_back(4096);
+  while (U.size() > MaxVersions)
+    U.erase(U.begin() + static_cast<long>(U.size() / 2));
+  std::reverse(U.begin(), U.end());
+  return U;
+}
+
+TilingOptions tilingOptions(const std::vector<DiskArray> &Arrays) {
+  TilingOptions O;
   O.Stripe = assumedStripe();
   O.Disks = assumedDisks();
-  O.Gran = stripeGranularity() ? Granularity::Stripe : Granularity::Disk;
-  O.ChunksPerArray = chunksPerArray();
+  O.DiskUnits = !stripeGranularity();
   O.MaxSplits = maxSplits();
+  O.MaxGroups = maxSets();
+  O.Serpentine = serpentineStreams();
+  if (O.DiskUnits) {
+    O.Units = {O.Stripe};
+  } else if (unsigned Chunks = chunksPerArray()) {
+    uint64_t Largest = 0;
+    for (const DiskArray &A : Arrays)
+      Largest = std::max(Largest, A.Bytes);
+    O.Units = {std::max<uint64_t>(64, (Largest + Chunks - 1) / Chunks)};
+  } else {
+    O.Units = unitGrid(Arrays);
+  }
   return O;
 }
 
@@ -58,108 +98,162 @@ std::vector<isl::union_set> regionsOf(polly::Scop &S, bool Whole) {
   return Out;
 }
 
-/// Whether the original schedule visits \p Set in more than one piece:
-/// some other instance runs after the first instance of it and before its
-/// last. Comparing the others with Set's first and last time stamps only
-/// (not with every instance) keeps this cheap.
-bool fragmented(const isl::union_map &Sched, const isl::union_set &Set, const isl::union_set &Others) {
-  if (Others.is_empty())
-    return false;
-  isl::union_set Mine = Set.apply(Sched), Theirs = Others.apply(Sched);
-  isl::union_set First = isl::manage(isl_union_set_lexmin(Mine.copy()));
-  isl::union_set Last = isl::manage(isl_union_set_lexmax(Mine.copy()));
-  isl::union_map After = isl::manage(isl_union_set_lex_lt_union_set(First.release(), Theirs.copy()));
-  isl::union_map Before = isl::manage(isl_union_set_lex_lt_union_set(Theirs.release(), Last.release()));
-  return !After.range().intersect(Before.domain()).is_empty();
-}
-
-struct Plan {
-  isl::schedule Schedule;
-  unsigned Nodes = 0, Splits = 0, Merges = 0, Fragmented = 0;
-  unsigned NewCost = 0, OldCost = 0;
-  std::string Why; ///< non-empty: no plan
-};
-
-/// The LSG schedule of one region; "Why" set when there is nothing to do.
-Plan planRegion(polly::Scop &S, const isl::union_map &AllDeps, const isl::union_set &Region, LocalitySets *Keep) {
-  Plan P;
-  // Only the dependences inside the region make edges; fewer pieces for
-  // every composition below.
-  isl::union_map Deps = AllDeps.intersect_domain(Region).intersect_range(Region).coalesce();
-  LocalityOptions O = localityOptions();
-  O.MaxNodes = maxSets();
-  LocalitySets L;
-  // Few large sets rather than many small ones: each set becomes a loop
-  // nest of its own. Coarsen the chunks until the sets fit the budget.
-  while (true) {
-    P.Why = buildLocalitySets(S, Deps, O, Region, L);
-    if (!P.Why.empty())
-      return P;
-    if (L.Nodes.size() <= maxSets())
-      break;
-    if (O.Gran == Granularity::Disk || O.ChunksPerArray <= 1) {
-      P.Why = "it has " + std::to_string(L.Nodes.size()) + " locality sets, more than -iopoly-max-sets=" +
-              std::to_string(maxSets());
-      return P;
-    }
-    O.ChunksPerArray /= 2;
-  }
-  removeCycles(L, Deps, O);
-  // A set whose stripes do not fit the buffer the user told us about
-  // thrashes it in the new order, while the original order may stream.
-  if (uint64_t Buffer = assumedBuffer()) {
-    for (const LocalityNode &N : L.Nodes) {
-      uint64_t Bytes = 0;
-      bool Known = true;
-      for (unsigned U = 0; U < L.UnitBytes.size(); ++U)
-        if (N.Lambda >> U & 1) {
-          Bytes += L.UnitBytes[U];
-          Known &= L.UnitBytes[U] != 0;
-        }
-      if (Known && Bytes > Buffer) {
-        P.Why = "a locality set (" + N.Label + ") spans " + std::to_string(Bytes >> 10) +
-                " KiB of stripes, more than the assumed buffer of " + std::to_string(Buffer >> 10) +
-                " KiB (-iopoly-buffer)";
-        return P;
-      }
-    }
-  }
-  std::vector<unsigned> Order = scheduleByHamming(L.Graph);
-  if (debugReverseOrder())
-    std::reverse(Order.begin(), Order.end());
-  isl::union_map Sched = S.getSchedule();
-  isl::union_set All = isl::union_set::empty(S.getIslCtx());
-  for (const LocalityNode &N : L.Nodes)
-    All = All.unite(N.Instances);
-  // Cost: disk state changes. The original order visits the nodes in some
-  // topological order, and every node it visits in pieces costs at least
-  // leaving and re-entering its units once more.
-  P.OldCost = totalHamming(L.Graph, topologicalOrder(L.Graph));
-  for (const LocalityNode &N : L.Nodes)
-    if (fragmented(Sched, N.Instances, All.subtract(N.Instances))) {
-      ++P.Fragmented;
-      P.OldCost += 2 * static_cast<unsigned>(__builtin_popcountll(N.Lambda));
-    }
-  P.NewCost = totalHamming(L.Graph, Order);
-  P.Nodes = L.Graph.size();
-  P.Splits = L.Splits;
-  P.Merges = L.Merges;
-  isl::schedule Orig = S.getScheduleTree();
-  for (unsigned K : Order) {
-    isl::schedule Part = Orig.intersect_domain(L.Nodes[K].Instances);
-    P.Schedule = P.Schedule.is_null() ? Part : P.Schedule.sequence(Part);
-  }
-  if (Keep)
-    *Keep = std::move(L);
-  return P;
-}
-
 DebugLoc locationOf(polly::Scop &S) {
   for (BasicBlock *BB : S.getRegion().blocks())
     for (Instruction &I : *BB)
       if (I.getDebugLoc())
         return I.getDebugLoc();
   return DebugLoc();
+}
+
+/// Where the loops of a group start in the source.
+DebugLoc locationOf(const RegionTiling &R, const TiledGroup &G, const DebugLoc &Fallback) {
+  for (unsigned F : G.Families)
+    for (const auto &P : R.Families.Nodes[F].Parts) {
+      if (Loop *L = P.first->getSurroundingLoop()) {
+        while (L->getParentLoop() && P.first->getParent()->getRegion().contains(L->getParentLoop()))
+          L = L->getParentLoop();
+        if (DebugLoc D = L->getStartLoc())
+          return D;
+      }
+      for (Instruction *I : P.first->getInstructions())
+        if (I->getDebugLoc())
+          return I->getDebugLoc();
+    }
+  return Fallback;
+}
+
+/// Remarks are printed once per source location (inlined copies of a loop
+/// and repeated passes over a function say the same thing).
+bool firstTimeAt(const DebugLoc &Loc, StringRef Kind, const std::string &Msg) {
+  static StringSet<> Seen;
+  std::string Key = Kind.str() + "|" + Msg;
+  if (Loc)
+    Key += "@" + std::to_string(Loc.getLine()) + ":" + std::to_string(Loc.getCol()) + "@" +
+           (Loc->getScope() ? Loc->getScope()->getFilename().str() : std::string());
+  else
+    Key += "@?";
+  return Seen.insert(Key).second;
+}
+
+std::string unitName(uint64_t U) {
+  if (U % (1 << 20) == 0)
+    return std::to_string(U >> 20) + "M";
+  if (U % (1 << 10) == 0)
+    return std::to_string(U >> 10) + "K";
+  return std::to_string(U);
+}
+
+std::vector<iopoly_tile_term> cTerms(const std::vector<TileTerm> &V) {
+  std::vector<iopoly_tile_term> Out;
+  for (const TileTerm &T : V)
+    Out.push_back({T.Span, T.Runs, T.Run, T.Window, T.Total, T.Tiles, T.Group,
+                   static_cast<uint16_t>((T.Streamed ? IOPOLY_TILE_STREAMED : 0u) | (T.Original ? IOPOLY_TILE_ORIGINAL : 0u)),
+                   static_cast<uint16_t>(T.ArrayIndex)});
+  return Out;
+}
+
+isl::union_map dependencesToKeep(const polly::Dependences &D) {
+  int Kinds = polly::Dependences::TYPE_RAW | polly::Dependences::TYPE_WAR | polly::Dependences::TYPE_WAW;
+  // With reassociation allowed, Polly's reduction dependences may be
+  // reordered (its reduction detection is on then); otherwise every
+  // dependence, reductions included, keeps its order.
+  if (!reassociateReductions())
+    Kinds |= polly::Dependences::TYPE_RED;
+  return D.getDependences(Kinds);
+}
+
+struct SCoPPlan {
+  std::vector<DiskArray> Arrays;
+  TilingOptions Opts;
+  std::vector<RegionTiling> Regions; ///< one per region
+  std::vector<bool> Planned;         ///< the region is tiled
+  std::string Why;                   ///< nothing planned: why
+};
+
+SCoPPlan planScop(polly::Scop &S, const isl::union_map &Deps, bool Whole) {
+  SCoPPlan P;
+  P.Why = findDiskArrays(S, P.Arrays);
+  if (!P.Why.empty())
+    return P;
+  P.Opts = tilingOptions(P.Arrays);
+  bool Any = false;
+  for (const isl::union_set &Region : regionsOf(S, Whole)) {
+    isl::union_map RD = Deps.intersect_domain(Region).intersect_range(Region).coalesce();
+    RegionTiling R = planRegion(S, Region, RD, P.Arrays, P.Opts);
+    if (debugReverseOrder() && R.Why.empty()) {
+      // Test only: every family alone, in reverse order; the dependence
+      // check must refuse this.
+      std::vector<TiledGroup> Rev;
+      for (auto It = R.Families.Order.rbegin(); It != R.Families.Order.rend(); ++It) {
+        TiledGroup G;
+        G.Families = {*It};
+        Rev.push_back(G);
+      }
+      R.Groups = Rev;
+    }
+    bool Ok = R.Why.empty();
+    if (!Ok && P.Why.empty())
+      P.Why = R.Why;
+    Any |= Ok;
+    P.Planned.push_back(Ok);
+    P.Regions.push_back(std::move(R));
+  }
+  if (Any)
+    P.Why.clear();
+  return P;
+}
+
+isl::schedule versionSchedule(polly::Scop &S, const SCoPPlan &P, unsigned V) {
+  isl::schedule New;
+  for (size_t K = 0; K < P.Regions.size(); ++K) {
+    const RegionTiling &R = P.Regions[K];
+    isl::schedule Part = P.Planned[K] ? regionSchedule(S, R, P.Arrays, P.Opts, V)
+                                      : S.getScheduleTree().intersect_domain(R.Domain);
+    New = New.is_null() ? Part : New.sequence(Part);
+  }
+  return New;
+}
+
+/// The terms of version \p V over every planned region.
+std::vector<iopoly_tile_term> versionTerms(const SCoPPlan &P, unsigned V) {
+  std::vector<iopoly_tile_term> Out;
+  unsigned Base = 0;
+  for (size_t K = 0; K < P.Regions.size(); ++K) {
+    if (!P.Planned[K])
+      continue;
+    for (iopoly_tile_term T : cTerms(P.Regions[K].Terms[V])) {
+      T.group += Base;
+      Out.push_back(T);
+    }
+    Base += 10000;
+  }
+  return Out;
+}
+
+std::vector<std::vector<TileTerm>> allTerms(const SCoPPlan &P) {
+  std::vector<std::vector<TileTerm>> Out(P.Opts.Units.size() + 1);
+  unsigned Base = 0;
+  for (size_t K = 0; K < P.Regions.size(); ++K) {
+    if (!P.Planned[K])
+      continue;
+    for (size_t V = 0; V < Out.size(); ++V)
+      for (TileTerm T : P.Regions[K].Terms[V]) {
+        T.Group += Base;
+        Out[V].push_back(T);
+      }
+    Base += 10000;
+  }
+  return Out;
+}
+
+/// A parameter space holding just \p Id.
+isl::set paramRange(const isl::id &Id, long Lo, long Hi) {
+  isl_space *Sp = isl_space_add_param_id(isl_space_params_alloc(Id.ctx().get(), 0), Id.copy());
+  isl_set *Set = isl_set_universe(Sp);
+  Set = isl_set_lower_bound_si(Set, isl_dim_param, 0, Lo);
+  Set = isl_set_upper_bound_si(Set, isl_dim_param, 0, Hi);
+  return isl::manage(Set);
 }
 
 } // namespace
@@ -169,62 +263,137 @@ PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager 
   OptimizationRemarkEmitter ORE(&S.getFunction());
   BasicBlock *Entry = S.getEntry();
   DebugLoc Loc = locationOf(S);
-  auto Missed = [&](const std::string &Why) {
-    ORE.emit([&] {
-      return OptimizationRemarkMissed(DEBUG_TYPE, "DiskReuseNotApplied", Loc, Entry)
-             << "disk-reuse schedule not applied to the loops here: " << Why;
-    });
+  auto Missed = [&](const DebugLoc &At, const std::string &Why) {
+    if (firstTimeAt(At, "missed", Why))
+      ORE.emit([&] {
+        return OptimizationRemarkMissed(DEBUG_TYPE, "DiskReuseNotApplied", At, Entry)
+               << "disk-reuse restructuring left the loops here in their order: " << Why;
+      });
+    return PreservedAnalyses::all();
+  };
+  // Nothing to gain is not a missed optimization: an analysis remark.
+  auto NoGain = [&](const DebugLoc &At, const std::string &Why) {
+    if (firstTimeAt(At, "analysis", Why))
+      ORE.emit([&] {
+        return OptimizationRemarkAnalysis(DEBUG_TYPE, "DiskReuseNoGain", At, Entry)
+               << "disk-reuse restructuring keeps the loops here in their order: " << Why;
+      });
     return PreservedAnalyses::all();
   };
   const polly::Dependences &D =
       SAM.getResult<polly::DependenceAnalysis>(S, SAR).getDependences(polly::Dependences::AL_Statement);
   if (!D.hasValidDependences())
-    return Missed("Polly could not compute its dependences");
-  isl::union_map Deps = D.getDependences(polly::Dependences::TYPE_RAW | polly::Dependences::TYPE_WAR |
-                                         polly::Dependences::TYPE_WAW | polly::Dependences::TYPE_RED);
-
-  isl::schedule New;
-  Plan Total;
-  bool Planned = false;
-  std::string LastWhy;
-  for (const isl::union_set &Region : regionsOf(S, WholeProgram)) {
-    Plan P = planRegion(S, Deps, Region, nullptr);
-    isl::schedule Part = P.Why.empty() ? P.Schedule : S.getScheduleTree().intersect_domain(Region);
-    if (P.Why.empty()) {
-      Planned = true;
-      Total.Nodes += P.Nodes;
-      Total.Splits += P.Splits;
-      Total.Merges += P.Merges;
-      Total.Fragmented += P.Fragmented;
-      Total.NewCost += P.NewCost;
-      Total.OldCost += P.OldCost;
-    } else {
-      LastWhy = P.Why;
-    }
-    New = New.is_null() ? Part : New.sequence(Part);
+    return Missed(Loc, "Polly could not compute the dependences of these loops");
+  SCoPPlan P = planScop(S, dependencesToKeep(D), WholeProgram);
+  if (printTiling()) {
+    errs() << "iopoly tiling plan of SCoP " << S.getNameStr() << " in function " << S.getFunction().getName()
+           << (Loc ? " at line " + std::to_string(Loc.getLine()) : std::string()) << ":\n";
+    for (const RegionTiling &R : P.Regions)
+      printRegionTiling(errs(), R, P.Arrays, P.Opts);
+    if (P.Regions.empty())
+      errs() << "  " << P.Why << "\n";
   }
-  if (!Planned)
-    return Missed(LastWhy);
-  if (!Total.Fragmented || Total.NewCost >= Total.OldCost)
-    return Missed("the cost model finds the original order as good (" + std::to_string(Total.Fragmented) +
-                  " locality sets visited in pieces; disk state changes " + std::to_string(Total.OldCost) +
-                  " before, " + std::to_string(Total.NewCost) + " after)");
-  // Every instance exactly once: the locality sets must partition the SCoP.
-  if (!New.get_domain().is_equal(S.getDomains()))
-    return Missed("internal: the locality sets do not cover every statement instance");
-  if (!D.isValidSchedule(S, New))
-    return Missed("the reordering would violate a dependence (Polly's check)");
+  if (!P.Why.empty()) {
+    bool Blocked = false;
+    for (const RegionTiling &R : P.Regions)
+      Blocked |= R.Blocked;
+    if (Blocked || (P.Regions.empty() && P.Arrays.size()))
+      return Missed(Loc, P.Why);
+    return NoGain(Loc, P.Why);
+  }
+  // Loops kept in their order inside tiled regions, and why.
+  for (size_t K = 0; K < P.Regions.size(); ++K) {
+    const RegionTiling &R = P.Regions[K];
+    if (!P.Planned[K]) {
+      DebugLoc At = locationOf(R, R.Groups.empty() ? TiledGroup() : R.Groups.front(), Loc);
+      if (R.Blocked)
+        Missed(At, R.Why);
+      else if (!R.Why.empty())
+        NoGain(At, R.Why);
+      continue;
+    }
+    for (const TiledGroup &G : R.Groups)
+      if (!G.Tiled && !G.Why.empty()) {
+        DebugLoc At = locationOf(R, G, Loc);
+        if (G.Blocked)
+          Missed(At, G.Why);
+        else
+          NoGain(At, G.Why);
+      }
+  }
+
+  unsigned NumTiled = static_cast<unsigned>(P.Opts.Units.size());
+  // Every version must keep every dependence (Polly's check); the versions
+  // differ only in unit sizes, so one that fails means the plan is wrong.
+  for (unsigned V = 0; V < NumTiled; ++V) {
+    isl::schedule New = versionSchedule(S, P, V);
+    if (!New.get_domain().is_equal(S.getDomains()))
+      return Missed(Loc, "internal: the tiled schedule does not cover every statement instance");
+    if (!D.isValidSchedule(S, New))
+      return Missed(Loc, "the tiled order would violate a dependence (Polly's check refused it)");
+  }
+
+  // Which versions run: one fixed at compile time (a known buffer, one
+  // unit size), or the runtime's pick.
+  std::vector<std::vector<TileTerm>> Terms = allTerms(P);
+  std::string Versions;
+  isl::schedule New;
+  uint64_t Buffer = assumedBuffer();
+  if (Buffer || NumTiled == 1) {
+    unsigned V = Buffer ? pickVersion(Terms, Buffer, P.Opts.Stripe) : 0;
+    if (V == NumTiled)
+      return Missed(Loc, "with the assumed buffer of " + unitName(Buffer) +
+                             " bytes (-iopoly-buffer) the cost model prefers the original order");
+    New = versionSchedule(S, P, V);
+    Versions = "unit " + unitName(P.Opts.Units[V]) + (Buffer ? " (for the assumed buffer)" : "");
+  } else {
+    // One SCoP parameter selects the version: the value the runtime
+    // returns for this run's buffer and stripe.
+    BasicBlock *Dom = SAR.DT.getNode(S.getEntry())->getIDom()->getBlock();
+    std::vector<std::vector<iopoly_tile_term>> Table;
+    for (unsigned V = 0; V <= NumTiled; ++V)
+      Table.push_back(versionTerms(P, V));
+    std::string Where = S.getFunction().getName().str();
+    if (Loc)
+      Where = (Loc->getScope() ? Loc->getScope()->getFilename().str() : std::string("?")) + ":" +
+              std::to_string(Loc.getLine());
+    CallInst *Call = emitVersionChoice(*S.getFunction().getParent(), Dom->getTerminator(), Table, P.Opts.Units,
+                                       Where, tilePrefetch());
+    const SCEV *Param = SAR.SE.getSCEV(Call);
+    polly::ParameterSetTy NewParams;
+    NewParams.insert(Param);
+    S.addParams(NewParams);
+    isl::id Id = S.getIdForParam(Param);
+    S.setContext(S.getContext().intersect_params(paramRange(Id, 0, NumTiled)));
+    for (unsigned V = 0; V <= NumTiled; ++V) {
+      isl::schedule Part = V < NumTiled ? versionSchedule(S, P, V) : S.getScheduleTree();
+      isl::union_set Dom = isl::manage(isl_union_set_intersect_params(
+          S.getDomains().release(), paramRange(Id, V, V).release()));
+      Part = Part.intersect_domain(Dom);
+      New = New.is_null() ? Part : New.sequence(Part);
+    }
+    for (unsigned V = 0; V < NumTiled; ++V)
+      Versions += (V ? ", " : "") + unitName(P.Opts.Units[V]);
+    Versions = "units " + Versions + " and the original order, one chosen at run time from the buffer and stripe";
+    NumVersions += NumTiled;
+  }
   S.setScheduleTree(New);
   ++NumScopsRestructured;
-  ORE.emit([&] {
-    return OptimizationRemark(DEBUG_TYPE, "DiskReuse", Loc, Entry)
-           << (WholeProgram ? "dro-wp" : "dro-l") << ": reordered the loops here by locality sets: "
-           << ore::NV("Nodes", Total.Nodes) << " sets (" << ore::NV("Splits", Total.Splits) << " split, "
-           << ore::NV("Merges", Total.Merges) << " merged), " << ore::NV("Fragmented", Total.Fragmented)
-           << " of them visited in pieces before; disk state changes " << ore::NV("Before", Total.OldCost) << " -> "
-           << ore::NV("After", Total.NewCost);
-  });
-  // Polly's analyses of this SCoP stay valid: only the schedule changed.
+  unsigned Groups = 0, Fused = 0;
+  for (size_t K = 0; K < P.Regions.size(); ++K)
+    if (P.Planned[K]) {
+      Groups += P.Regions[K].TiledGroups;
+      Fused += P.Regions[K].Fused;
+    }
+  if (firstTimeAt(Loc, "applied", std::to_string(Groups) + "/" + std::to_string(Fused) + "/" + Versions))
+    ORE.emit([&] {
+      return OptimizationRemark(DEBUG_TYPE, "DiskReuse", Loc, Entry)
+             << (WholeProgram ? "dro-wp" : "dro-l") << ": tiled the loops here by their data: "
+             << ore::NV("Groups", Groups) << " tiled group(s), " << ore::NV("Fused", Fused)
+             << " loop nest(s) fused into another's tiles; versions: " << Versions;
+    });
+  // Polly's analyses of this SCoP stay valid: the schedule (and a
+  // parameter) changed, nothing else.
   return PreservedAnalyses::all();
 }
 
@@ -232,25 +401,26 @@ PreservedAnalyses LSGPrinterPass::run(polly::Scop &S, polly::ScopAnalysisManager
                                       polly::ScopStandardAnalysisResults &SAR, polly::SPMUpdater &) {
   const polly::Dependences &D =
       SAM.getResult<polly::DependenceAnalysis>(S, SAR).getDependences(polly::Dependences::AL_Statement);
-  isl::union_map Deps = D.getDependences(polly::Dependences::TYPE_RAW | polly::Dependences::TYPE_WAR |
-                                         polly::Dependences::TYPE_WAW | polly::Dependences::TYPE_RED);
   OS << "iopoly LSG of SCoP " << S.getNameStr() << " in function " << S.getFunction().getName() << "\n";
-  LocalitySets L;
-  Plan P = planRegion(S, Deps, S.getDomains(), &L);
-  if (!P.Why.empty()) {
+  SCoPPlan P = planScop(S, dependencesToKeep(D), /*Whole=*/true);
+  if (P.Regions.empty()) {
     OS << "  not analyzed: " << P.Why << "\n";
     return PreservedAnalyses::all();
   }
-  printLocalitySets(OS, L);
-  std::vector<unsigned> Order = scheduleByHamming(L.Graph);
-  OS << "Hamming order:";
-  for (unsigned K : Order)
-    OS << " N" << K;
-  OS << "\n";
-  for (unsigned K : Order)
-    OS << "  N" << K << " Lambda=" << mapString(L.Nodes[K].Lambda, L.Units) << " " << L.Nodes[K].Label << "\n";
-  OS << "total Hamming distance: " << totalHamming(L.Graph, Order) << " (original order "
-     << totalHamming(L.Graph, topologicalOrder(L.Graph)) << "), fragmented sets " << P.Fragmented << "\n";
+  const RegionTiling &R = P.Regions.front();
+  printRegionTiling(OS, R, P.Arrays, P.Opts);
+  if (R.Why.empty()) {
+    // The run-time choice at a few buffer sizes (fractions of the data).
+    uint64_t Data = 0;
+    for (const DiskArray &A : P.Arrays)
+      Data += A.Bytes;
+    for (unsigned Frac : {2u, 8u, 32u}) {
+      uint64_t Buffer = std::max<uint64_t>(P.Opts.Stripe, Data / Frac / P.Opts.Stripe * P.Opts.Stripe);
+      unsigned V = pickVersion(R.Terms, Buffer, P.Opts.Stripe);
+      OS << "buffer " << Buffer / P.Opts.Stripe << " stripes of " << unitName(P.Opts.Stripe) << " (data/" << Frac
+         << "): version " << V << (V + 1 == R.Terms.size() ? " (original order)" : "") << "\n";
+    }
+  }
   return PreservedAnalyses::all();
 }
 

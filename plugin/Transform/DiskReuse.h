@@ -2,18 +2,16 @@
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Paper 1, Fig. 10, on Polly's SCoPs. Builds the locality set graph
-// (LocalitySets.h), removes its cycles, orders its nodes by minimal Hamming
-// distance (scheduleByHamming), and gives Polly the schedule tree
-//     sequence( filter(N_1) -> original schedule restricted to N_1,
-//               filter(N_2) -> ..., ... )
-// - the LSG order outside, the original order inside each node. With
-// dro-l each top-level loop nest is reordered alone; with dro-wp all nests
-// of the SCoP together. The schedule is applied only when Polly's
-// dependences say it is valid and the cost model says it is better: some
-// locality set is visited in several pieces by the original order
-// (fragmented) and the new order has fewer disk state changes than the
-// original's visits. Remarks say what was done, or why not.
+// Paper 1, Fig. 10, on Polly's SCoPs, with locality sets sized at run time
+// (Analysis/DataTiling.h). With dro-l each top-level loop nest is a region
+// of its own; with dro-wp the whole SCoP is one. Each region's families are
+// grouped and tiled by their data; the SCoP is compiled in a few versions
+// (unit sizes) plus its original order, and one SCoP parameter, the value
+// __iopoly_pick_version returns from the run's buffer and stripe, selects
+// one at run time. Every version must be valid by Polly's dependences
+// (Dependences::isValidSchedule) or nothing changes. Remarks say what was
+// done, which versions exist, and why loops keep their order, in the
+// user's terms, once per source location.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IOPOLY_PLUGIN_TRANSFORM_DISKREUSE_H
@@ -30,8 +28,8 @@ struct DiskReusePass : llvm::PassInfoMixin<DiskReusePass> {
   bool WholeProgram;
 };
 
-/// print<iopoly-lsg>: the locality sets, the LSG and the Hamming order of
-/// every SCoP (whole-program scope).
+/// print<iopoly-lsg>: the families, their LSG and Hamming order, the groups
+/// and the versions of every SCoP (whole-program scope).
 struct LSGPrinterPass : llvm::PassInfoMixin<LSGPrinterPass> {
   explicit LSGPrinterPass(llvm::raw_ostream &OS) : OS(OS) {}
   llvm::PreservedAnalyses run(polly::Scop &S, polly::ScopAnalysisManager &SAM,

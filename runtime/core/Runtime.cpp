@@ -286,6 +286,8 @@ std::string Runtime::statsJSON() {
     W.key("dropped").value(static_cast<unsigned long long>(K.PrefetchDropped));
     W.key("used").value(static_cast<unsigned long long>(K.PrefetchUsed));
     W.key("wasted").value(static_cast<unsigned long long>(K.PrefetchWasted));
+    // Accuracy: the share of issued prefetches that a later attach used.
+    W.key("accuracy").value(K.PrefetchIssued ? static_cast<double>(K.PrefetchUsed) / K.PrefetchIssued : 0.0);
     W.endObject();
     W.key("faulted_accesses").value(static_cast<unsigned long long>(K.FaultedAccesses));
     W.key("fault_service").value(faultServiceMode());

@@ -14,6 +14,7 @@
 #include "core/Alloc.h"
 #include "core/Group.h"
 #include "core/Progress.h"
+#include "lowered/TileWalk.h"
 #include "core/Runtime.h"
 #include "memory/Arena.h"
 
@@ -309,6 +310,8 @@ void *__iopoly_translate(iopoly_window *W, void *Ptr, size_t Len, int Mode, cons
     fatal("lowered code: " + E.message());
   W->array = A;
   linkHeld(W);
+  if (TileWalkUnit) // restructured code: hint the next unit (TileWalk.h)
+    tileWalkSeen(A, Stripe);
   size_t First = Stripe, Count = 1;
   if (Buf.hasViews(*A)) {
     // The stripe is mapped at its own address: extend the window over the

@@ -2,7 +2,7 @@
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// iopoly-trace [--csv | --summary] FILE
+// iopoly-trace [--csv | --summary | --min BUFFER [--stripe SIZE]] FILE
 //   --csv      one line per event: time_s,array,stripe,disk,event,hit,mode
 //   --summary  per array and per disk: accesses, misses, prefetches,
 //              write-backs (the default)
@@ -11,12 +11,19 @@
 //   and hits per array and per disk over time, the buffer's occupancy. The
 //   events go as CSV to iopoly_trace_plot.py (share/iopoly/ next to the
 //   installed tool, or the source tree of this build).
+//   --min      the floor of the traced order: Belady's MIN over its stripe
+//              references (attaches) with a buffer of BUFFER (stripes, or
+//              bytes with a K/M/G suffix; then --stripe, default
+//              IOPOLY_STRIPE or 64K, converts), as one JSON object
 //
 //===----------------------------------------------------------------------===//
 #include "core/Trace.h"
+#include "tools/BeladyMin.h"
 
 #include <climits>
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <string>
@@ -157,19 +164,53 @@ static int plot(int argc, char **argv) {
   return WIFEXITED(WStatus) ? WEXITSTATUS(WStatus) : 1;
 }
 
+static const char *Usage = "usage: iopoly-trace [--csv | --summary | --min BUFFER [--stripe SIZE]] FILE\n"
+                            "       iopoly-trace plot FILE -o IMAGE [--title TEXT] [--bins N]\n";
+
+/// "123" (a count), or "64K"/"1M"/"2G"/"65536B" (bytes: \p IsBytes set).
+static bool parseAmount(const char *Text, unsigned long long &Out, bool &IsBytes) {
+  char *End = nullptr;
+  errno = 0;
+  unsigned long long N = std::strtoull(Text, &End, 10);
+  if (End == Text || errno)
+    return false;
+  IsBytes = *End != 0;
+  unsigned Shift = 0;
+  switch (*End) {
+  case 0: break;
+  case 'K': case 'k': Shift = 10; ++End; break;
+  case 'M': case 'm': Shift = 20; ++End; break;
+  case 'G': case 'g': Shift = 30; ++End; break;
+  case 'B': case 'b': break;
+  default: return false;
+  }
+  if (*End == 'B' || *End == 'b')
+    ++End;
+  if (*End || (Shift && N > (~0ULL >> Shift)))
+    return false;
+  Out = N << Shift;
+  return true;
+}
+
 int main(int argc, char **argv) {
   if (argc > 1 && !std::strcmp(argv[1], "plot"))
     return plot(argc, argv);
   bool Csv = false;
-  const char *Path = nullptr;
+  const char *Path = nullptr, *MinArg = nullptr, *StripeArg = std::getenv("IOPOLY_STRIPE");
   for (int I = 1; I < argc; ++I) {
     if (!std::strcmp(argv[I], "--csv"))
       Csv = true;
     else if (!std::strcmp(argv[I], "--summary"))
       Csv = false;
-    else if (!std::strcmp(argv[I], "-h") || !std::strcmp(argv[I], "--help")) {
-      std::printf("usage: iopoly-trace [--csv | --summary] FILE\n       iopoly-trace plot FILE -o IMAGE "
-                  "[--title TEXT] [--bins N]\n");
+    else if (!std::strcmp(argv[I], "--min") || !std::strcmp(argv[I], "--stripe")) {
+      if (I + 1 >= argc) {
+        std::fprintf(stderr, "iopoly-trace: %s needs a value\n%s", argv[I], Usage);
+        return 2;
+      }
+      (argv[I][2] == 'm' ? MinArg : StripeArg) = argv[I + 1];
+      ++I;
+    } else if (!std::strcmp(argv[I], "-h") || !std::strcmp(argv[I], "--help")) {
+      std::printf("%s", Usage);
       return 0;
     } else if (!Path)
       Path = argv[I];
@@ -179,8 +220,23 @@ int main(int argc, char **argv) {
     }
   }
   if (!Path) {
-    std::fprintf(stderr, "usage: iopoly-trace [--csv | --summary] FILE\n       iopoly-trace plot FILE -o IMAGE\n");
+    std::fprintf(stderr, "%s", Usage);
     return 2;
+  }
+  unsigned long long Frames = 0;
+  if (MinArg) {
+    unsigned long long Amount, Stripe = 64 << 10;
+    bool Bytes, StripeBytes;
+    if (!parseAmount(MinArg, Amount, Bytes)) {
+      std::fprintf(stderr, "iopoly-trace: invalid buffer '%s' for --min (a number of stripes, or bytes such as 4M)\n",
+                   MinArg);
+      return 2;
+    }
+    if (StripeArg && (!parseAmount(StripeArg, Stripe, StripeBytes) || Stripe == 0)) {
+      std::fprintf(stderr, "iopoly-trace: invalid stripe size '%s' (bytes such as 64K)\n", StripeArg);
+      return 2;
+    }
+    Frames = Bytes ? Amount / Stripe : Amount;
   }
   TraceContents T;
   if (Status S = readTrace(Path, T)) {
@@ -188,6 +244,20 @@ int main(int argc, char **argv) {
     return 1;
   }
   auto NameOf = [&](uint32_t Id) { return nameOf(T, Id); };
+  if (MinArg) {
+    // The references are the attaches, in program order (hits and misses).
+    std::vector<uint64_t> Refs;
+    Refs.reserve(T.Events.size());
+    for (const TraceEvent &E : T.Events)
+      if ((E.Kind & 0xf0) == TraceAttach)
+        Refs.push_back(static_cast<uint64_t>(E.Array) << 48 | (E.Stripe & ((1ULL << 48) - 1)));
+    MinResult M = beladyMin(Refs, Frames);
+    std::printf("{\"frames\": %llu, \"references\": %llu, \"distinct_stripes\": %llu, \"min_misses\": %llu, "
+                "\"min_fetches\": %llu}\n",
+                Frames, static_cast<unsigned long long>(M.References), static_cast<unsigned long long>(M.Distinct),
+                static_cast<unsigned long long>(M.Misses), static_cast<unsigned long long>(M.Refetches()));
+    return 0;
+  }
   if (Csv) {
     writeCsv(T, stdout);
     return 0;

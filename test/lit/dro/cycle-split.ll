@@ -1,38 +1,43 @@
-; A dependence cycle that needs a node split (paper 1, Fig. 9). In one loop,
-; statement A (Stmt0) reads U on disk 0 and writes T; statement B (Stmt0b)
-; reads T backwards and writes V on disk 1. B's first half reads T before A
-; writes it, its second half after, so the two sets depend on each other.
-; Splitting A into the instances before and after B (the three conditions
-; hold: no predecessor reaches the "before" part, the "after" part reaches
-; no successor, and the parts are independent) leaves a chain.
+; A dependence cycle between set families that needs a node split (paper
+; 1, Fig. 9). In one loop, statement A (Stmt0) reads U and writes T;
+; statement B (Stmt0b) reads T backwards and writes V. B's first half reads
+; T before A writes it, its second half after, so the two families depend
+; on each other. Splitting A into the instances before and after B (the
+; three conditions hold: no predecessor reaches the "before" part, the
+; "after" part reaches no successor, and the parts are independent) leaves
+; a chain: A (before), B, A (after).
 ;
 ;   double U[512], V[1024], T[512];   /* U, V disk-resident, 4 KiB stripes */
 ;   for (int i = 0; i < 512; ++i) {
-;     T[i] = U[i] * 3;                /* A: disk 0 */
-;     V[512 + i] = T[511 - i] + 1;    /* B: disk 1 */
+;     T[i] = U[i] * 3;                /* A */
+;     V[512 + i] = T[511 - i] + 1;    /* B */
 ;   }
-; RUN: %opt_iopoly -iopoly-stripe=4K -iopoly-disks=2 -iopoly-granularity=disk \
+; RUN: %opt_iopoly -iopoly-stripe=4K -iopoly-disks=2 \
 ; RUN:   -passes='function(print<iopoly-lsg>)' -disable-output %s 2>&1 | FileCheck %s
-; No split allowed: the cycle is merged into one set (OR of the maps).
-; RUN: %opt_iopoly -iopoly-stripe=4K -iopoly-disks=2 -iopoly-granularity=disk -iopoly-max-splits=0 \
+; No split allowed: the cycle is merged into one family (OR of the maps),
+; which no loop over units can order: T is written in one unit of the
+; merged family and read in an earlier one.
+; RUN: %opt_iopoly -iopoly-stripe=4K -iopoly-disks=2 -iopoly-max-splits=0 \
 ; RUN:   -passes='function(print<iopoly-lsg>)' -disable-output %s 2>&1 | FileCheck %s --check-prefix=MERGE
 ; The split order is legal and applied.
-; RUN: %opt_iopoly -iopoly-stripe=4K -iopoly-disks=2 -iopoly-granularity=disk \
+; RUN: %opt_iopoly -iopoly-stripe=4K -iopoly-disks=2 \
 ; RUN:   -passes=iopoly-dro-wp -pass-remarks=iopoly -disable-output %s 2>&1 | FileCheck %s --check-prefix=WP
 
-; CHECK: locality sets (3), splits 1, merges 0:
+; CHECK: set families (3), splits 1, merges 0:
 ; CHECK-DAG: Lambda=10 Stmt0 (after): { Stmt0[i0] : 256 <= i0 <= 511 }
 ; CHECK-DAG: Lambda=01 Stmt0b: { Stmt0b[i0] : 0 <= i0 <= 511 }
 ; CHECK-DAG: Lambda=10 Stmt0 (before): { Stmt0[i0] : 0 <= i0 <= 255 }
-; CHECK: Hamming order:
-; CHECK-NEXT: Lambda=10 Stmt0 (before)
-; CHECK-NEXT: Lambda=01 Stmt0b
-; CHECK-NEXT: Lambda=10 Stmt0 (after)
+; CHECK: LSG edges: F1->F0 F2->F1
+; CHECK: Hamming order: F2 F1 F0
+; CHECK: groups (2):
+; CHECK-NEXT: G0 tiled: F2 F1
+; CHECK-NEXT: G1 original order: F0
 
-; MERGE: locality sets (1), splits 0, merges 1:
-; MERGE-NEXT: Lambda=11
+; MERGE: set families (1), splits 0, merges 1:
+; MERGE-NEXT: Lambda=11 Stmt0 + Stmt0b
+; MERGE: G0 original order: F0 (array 'T' is written in one unit and read in an earlier one
 
-; WP: remark: {{.*}}dro-wp: reordered the loops here by locality sets: 3 sets (1 split, 0 merged)
+; WP: remark: {{.*}}dro-wp: tiled the loops here by their data: 1 tiled group(s), 1 loop nest(s) fused into another's tiles
 
 @U = global [512 x double] zeroinitializer, align 16, !iopoly.disk_resident !{!"U"}
 @T = global [512 x double] zeroinitializer, align 16

@@ -1,58 +1,71 @@
-; Paper 1, Fig. 3: three loop nests over one disk-resident array, four
-; stripes on four disks. The original order goes back to stripes it left
-; long ago (the third nest walks columns); the LSG order runs, stripe by
-; stripe, the part of every nest that uses that stripe ("*" of L1, L2, L3,
-; then "**", ...), which the element-wise dependences allow.
+; Paper 1, Fig. 3: three loop nests over one disk-resident array. The
+; original order goes back to stripes it left long ago (the third nest walks
+; columns); the restructured order runs, unit by unit of the array, the part
+; of every nest that uses that unit ("*" of L1, L2, L3, then "**", ...),
+; which the element-wise dependences allow. The three nests are three set
+; families of the LSG (one per statement, parametric in the unit), fused
+; into one loop over the units of A.
 ;
 ;   #define N 64
-;   double A[N][N];                   /* 32 KiB: 16 rows per 8 KiB stripe */
+;   double A[N][N];                   /* 32 KiB */
 ;   #pragma iopoly disk_resident(A)
 ;   void nests(void) {
 ;     for (i) for (j) A[i][j] = i + j;          /* L1, row-wise */
 ;     for (i) for (j) A[i][j] = A[i][j] * 2;    /* L2, row-wise */
 ;     for (j) for (i) A[i][j] = A[i][j] + 1;    /* L3, column-wise */
 ;   }
-; RUN: %opt_iopoly -iopoly-stripe=8K -iopoly-disks=4 -iopoly-granularity=disk \
+; RUN: %opt_iopoly -iopoly-stripe=4K -iopoly-disks=4 \
 ; RUN:   -passes='function(print<iopoly-lsg>)' -disable-output %s 2>&1 | FileCheck %s
-; dro-wp applies the order (the remark reports the cost model's numbers);
-; dro-l reorders each nest alone.
+; The paper's disk maps as units (granularity=disk, 8 KiB stripes on 4
+; disks: one stripe per disk): one version, units = disks.
 ; RUN: %opt_iopoly -iopoly-stripe=8K -iopoly-disks=4 -iopoly-granularity=disk \
+; RUN:   -passes='function(print<iopoly-lsg>)' -disable-output %s 2>&1 | FileCheck %s --check-prefix=DISK
+; dro-wp applies it, in versions chosen at run time.
+; RUN: %opt_iopoly -iopoly-stripe=4K -iopoly-disks=4 \
 ; RUN:   -passes=iopoly-dro-wp -pass-remarks=iopoly -disable-output %s 2>&1 | FileCheck %s --check-prefix=WP
-; RUN: %opt_iopoly -iopoly-stripe=8K -iopoly-disks=4 -iopoly-granularity=disk \
-; RUN:   -passes=iopoly-dro-wp -S %s | FileCheck %s --check-prefix=IR
-; With an assumed buffer (stripe granularity: every set spans one 8 KiB
-; stripe), a buffer that holds a set lets the order through; a smaller one
-; keeps the original order and says why.
-; RUN: %opt_iopoly -iopoly-stripe=8K -iopoly-disks=4 -iopoly-granularity=stripe -iopoly-buffer=8K \
-; RUN:   -passes=iopoly-dro-wp -pass-remarks=iopoly -disable-output %s 2>&1 | FileCheck %s --check-prefix=FITS
-; RUN: %opt_iopoly -iopoly-stripe=8K -iopoly-disks=4 -iopoly-granularity=stripe -iopoly-buffer=4K \
+; RUN: %opt_iopoly -iopoly-stripe=4K -iopoly-disks=4 -passes=iopoly-dro-wp -S %s | FileCheck %s --check-prefix=IR
+; A buffer known at compile time (-iopoly-buffer) compiles just its version;
+; one too small for any tile keeps the original order and says why.
+; RUN: %opt_iopoly -iopoly-stripe=4K -iopoly-disks=4 -iopoly-buffer=12K \
+; RUN:   -passes=iopoly-dro-wp -pass-remarks=iopoly -S %s -o - 2>&1 | FileCheck %s --check-prefix=FITS
+; RUN: %opt_iopoly -iopoly-stripe=8K -iopoly-disks=4 -iopoly-buffer=8K \
 ; RUN:   -passes=iopoly-dro-wp -pass-remarks-missed=iopoly -disable-output %s 2>&1 | FileCheck %s --check-prefix=TOOBIG
 
-; CHECK: locality sets (12), splits 0, merges 0:
-; CHECK: LSG edges: N0->N4 N1->N5 N2->N6 N3->N7 N4->N8 N5->N9 N6->N10 N7->N11
-; CHECK: Hamming order:
-; CHECK-NEXT: Lambda=1000 Stmt1
-; CHECK-NEXT: Lambda=1000 Stmt4
-; CHECK-NEXT: Lambda=1000 Stmt7
-; CHECK-NEXT: Lambda=0100 Stmt1
-; CHECK-NEXT: Lambda=0100 Stmt4
-; CHECK-NEXT: Lambda=0100 Stmt7
-; CHECK-NEXT: Lambda=0010 Stmt1
-; CHECK-NEXT: Lambda=0010 Stmt4
-; CHECK-NEXT: Lambda=0010 Stmt7
-; CHECK-NEXT: Lambda=0001 Stmt1
-; CHECK-NEXT: Lambda=0001 Stmt4
-; CHECK-NEXT: Lambda=0001 Stmt7
-; CHECK-NEXT: total Hamming distance: 6 (original order 22), fragmented sets 4
+; CHECK: disk-resident arrays (map bits): [0] A (32768 bytes)
+; CHECK: set families (3), splits 0, merges 0:
+; CHECK: LSG edges: F0->F1 F1->F2
+; CHECK: Hamming order: F0 F1 F2
+; CHECK: members (unit 4096 bytes):
+; CHECK-NEXT: F0 Stmt1 pivot A: { Stmt1[i0, i1] -> [(floor((64i0 + i1)/512))]
+; CHECK: F1 Stmt4 pivot A: { Stmt4[i0, i1] -> [(floor((64i0 + i1)/512))]
+; CHECK: F2 Stmt7 pivot A: { Stmt7[i0, i1] -> [(floor((i0 + 64i1)/512))]
+; CHECK: groups (1):
+; CHECK-NEXT: G0 tiled: F0 F1 F2
+; CHECK: version 0: unit 16384 bytes
+; CHECK: version 1: unit 4096 bytes
+; CHECK-NEXT: group 1 A: span 4096, 1 x 4096 bytes, window 4096, total 32768, tiles 8
+; CHECK: version 2: original order
+; The column walk streams A in the original order: 64 passes.
+; CHECK: group 2 A: {{.*}} tiles 64, streamed, original
+; A buffer of half the data runs 4 KiB tiles; one stripe cannot hold a tile.
+; CHECK: buffer 4 stripes of 4K (data/2): version 1
+; CHECK: buffer 1 stripes of 4K (data/8): version 2 (original order)
 
-; WP: remark: {{.*}}dro-wp: reordered the loops here by locality sets: 12 sets (0 split, 0 merged), 4 of them visited in pieces before; disk state changes 30 -> 6
+; DISK: members (unit = disk of the stripe):
+; DISK-NEXT: F0 Stmt1 pivot A: { Stmt1[i0, i1] -> [(floor((64i0 + i1)/1024) - 4*floor((64i0 + i1)/4096))]
+; DISK: G0 tiled: F0 F1 F2
+; DISK: version 0: unit 8192 bytes
+; DISK: version 1: original order
 
-; FITS: dro-wp: reordered the loops here by locality sets: 12 sets
-; TOOBIG: disk-reuse schedule not applied to the loops here: a locality set (Stmt{{[0-9]+}}) spans 8 KiB of stripes, more than the assumed buffer of 4 KiB (-iopoly-buffer)
+; WP: remark: {{.*}}dro-wp: tiled the loops here by their data: 1 tiled group(s), 2 loop nest(s) fused into another's tiles; versions: units 16K, 4K and the original order, one chosen at run time from the buffer and stripe
 
-; Polly generated the new loops: the original ones are kept only behind
-; its run-time check.
+; The version is a SCoP parameter: the runtime's answer for this table.
+; IR: %iopoly.version = call i32 @__iopoly_pick_version(ptr @iopoly.tile.table)
 ; IR: polly.start:
+
+; FITS: dro-wp: tiled the loops here by their data: {{.*}}versions: unit 4K (for the assumed buffer)
+; FITS-NOT: __iopoly_pick_version
+; TOOBIG: disk-reuse restructuring left the loops here in their order: with the assumed buffer of 8K bytes (-iopoly-buffer) the cost model prefers the original order
 
 @A = global [64 x [64 x double]] zeroinitializer, align 16, !iopoly.disk_resident !{!"A"}
 

@@ -1,13 +1,14 @@
 // An order that violates a dependence is never applied. The hidden test
-// option -iopoly-debug-reverse-order hands the legality check the LSG order
-// reversed (the second nest's sets before the first's, against their flow
-// dependences): Polly's Dependences::isValidSchedule refuses it, a missed
-// remark says why, and the program keeps its original order and output.
+// option -iopoly-debug-reverse-order hands the legality check the set
+// families in reverse order (the third nest before the first, against
+// their flow dependences): Polly's Dependences::isValidSchedule refuses
+// it, a missed remark says why, and the program keeps its original order
+// and output.
 // RUN: %clang_iopoly -O1 -fplugin-arg-iopoly-mode=dro-wp -fplugin-arg-iopoly-stripe=8K \
-// RUN:   -fplugin-arg-iopoly-disks=4 -fplugin-arg-iopoly-granularity=disk -Rpass=iopoly -Rpass-missed=iopoly \
+// RUN:   -fplugin-arg-iopoly-disks=4 -Rpass=iopoly -Rpass-missed=iopoly \
 // RUN:   -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=OK
 // RUN: %clang_iopoly -O1 -fplugin-arg-iopoly-mode=dro-wp -fplugin-arg-iopoly-stripe=8K \
-// RUN:   -fplugin-arg-iopoly-disks=4 -fplugin-arg-iopoly-granularity=disk -mllvm -iopoly-debug-reverse-order \
+// RUN:   -fplugin-arg-iopoly-disks=4 -mllvm -iopoly-debug-reverse-order \
 // RUN:   -Rpass=iopoly -Rpass-missed=iopoly -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=REFUSED
 // Both builds print what mode=off prints.
 // RUN: %iopoly_clang -O1 -fplugin-arg-iopoly-mode=off %s -o %t.off
@@ -20,9 +21,9 @@
 // RUN: cmp %t.off.out %t.wp.out
 // RUN: cmp %t.off.out %t.rev.out
 
-// OK: remark: dro-wp: reordered the loops here by locality sets
-// REFUSED: remark: disk-reuse schedule not applied to the loops here: the reordering would violate a dependence (Polly's check)
-// REFUSED-NOT: dro-wp: reordered
+// OK: remark: dro-wp: tiled the loops here by their data
+// REFUSED: remark: disk-reuse restructuring left the loops here in their order: the tiled order would violate a dependence (Polly's check refused it)
+// REFUSED-NOT: dro-wp: tiled
 #include <stdio.h>
 #define N 64
 double A[N][N];

@@ -1,9 +1,9 @@
-; Paper 1, section 3: an array U of K elements striped over 4 disks with
-; one stripe per disk, a loop i = 1 .. K-2 reading two elements two apart.
-; The paper's Q_1100 (iterations touching only the first two disks) is
-; {1 <= xi <= K/2 - 2}; here it is the union of the exact sets 1000, 1100
-; and 0100. With K = 2048 doubles and 4 KiB stripes, Polly's i0 = i - 1:
-; {0 <= i0 <= 1021} = {1 <= i <= 1022 = K/2 - 2}.
+; Paper 1, section 3: an array U striped over 4 disks, a loop reading two
+; elements two apart. The paper's locality set Q_Lambda is a member of the
+; statement's set family: here the family is parametric in its unit, member
+; u holding the instances whose pivot access (the store U[i]) lies in
+; unit u. With disk units (granularity=disk) u is the disk of the stripe,
+; floor(byte / 4096) mod 4: Q_1000 is member 0, and so on.
 ;
 ;   double U[2048];
 ;   #pragma iopoly disk_resident(U)
@@ -15,41 +15,27 @@
 ; (clang -O1 -fno-unroll-loops; U[i-1] is carried in a register.)
 ; RUN: %opt_iopoly -iopoly-stripe=4096 -iopoly-disks=4 -iopoly-granularity=disk \
 ; RUN:   -passes='function(print<iopoly-lsg>)' -disable-output %s 2>&1 | FileCheck %s
-; With two disks the recurrence goes back to disk 0 at the third stripe: a
-; cycle that no split can cut, so the sets are merged; stripe granularity
-; (units are stripes, not disks) has no cycle.
+; With two disks a loop over disks would run stripe 2 (disk 0) before
+; stripe 1 (disk 1), against the recurrence through the register: the
+; family stays in its order and the reason names the scalar.
 ; RUN: %opt_iopoly -iopoly-stripe=4096 -iopoly-disks=2 -iopoly-granularity=disk \
 ; RUN:   -passes='function(print<iopoly-lsg>)' -disable-output %s 2>&1 | FileCheck %s --check-prefix=TWO
-; RUN: %opt_iopoly -iopoly-stripe=4096 -iopoly-disks=2 -iopoly-granularity=stripe \
+; Stripe units: the loop already walks U unit by unit; nothing to gain.
+; RUN: %opt_iopoly -iopoly-stripe=4096 -iopoly-disks=2 \
 ; RUN:   -passes='function(print<iopoly-lsg>)' -disable-output %s 2>&1 | FileCheck %s --check-prefix=STRIPE
 
 ; CHECK: iopoly LSG of SCoP {{.*}} in function f
-; CHECK: units (4): [0] disk 0; [1] disk 1; [2] disk 2; [3] disk 3
-; CHECK: locality sets (7), splits 0, merges 0:
-; CHECK-DAG: Lambda=1000 Stmt0: { Stmt0[i0] : 0 <= i0 <= 509 }
-; CHECK-DAG: Lambda=1100 Stmt0: { Stmt0[510] }
-; CHECK-DAG: Lambda=0100 Stmt0: { Stmt0[i0] : 511 <= i0 <= 1021 }
-; CHECK-DAG: Lambda=0110 Stmt0: { Stmt0[1022] }
-; CHECK-DAG: Lambda=0010 Stmt0: { Stmt0[i0] : 1023 <= i0 <= 1533 }
-; CHECK-DAG: Lambda=0011 Stmt0: { Stmt0[1534] }
-; CHECK-DAG: Lambda=0001 Stmt0: { Stmt0[i0] : 1535 <= i0 <= 2045 }
-; The recurrence orders the sets along the array; each step changes one disk.
-; CHECK: Hamming order:
-; CHECK-NEXT: Lambda=1000
-; CHECK-NEXT: Lambda=1100
-; CHECK-NEXT: Lambda=0100
-; CHECK-NEXT: Lambda=0110
-; CHECK-NEXT: Lambda=0010
-; CHECK-NEXT: Lambda=0011
-; CHECK-NEXT: Lambda=0001
-; CHECK-NEXT: total Hamming distance: 6
+; CHECK: disk-resident arrays (map bits): [0] U
+; CHECK: set families (1), splits 0, merges 0:
+; CHECK: members (unit = disk of the stripe):
+; CHECK-NEXT: F0 Stmt0 pivot U: { Stmt0[i0] -> [(floor((1 + i0)/512) - 4*floor((1 + i0)/2048))] : 0 <= i0 <= 2045 }
+; CHECK: G0 original order: F0 (the original order already walks the data unit by unit)
 
-; TWO: units (2): [0] disk 0; [1] disk 1
-; TWO: locality sets (1), splits 0, merges 1:
-; TWO-NEXT: Lambda=11
+; TWO: G0 original order: F0 (the scalar '{{.*}}' chains every iteration of these loops to the next)
 
-; STRIPE: units (4): [0] MemRef{{[0-9]+}} stripes 0..0; [1] MemRef{{[0-9]+}} stripes 1..1;
-; STRIPE: locality sets (7), splits 0, merges 0:
+; STRIPE: members (unit 4096 bytes):
+; STRIPE: G0 original order: F0 (the original order already walks the data unit by unit)
+; STRIPE: not tiled: the original order already walks the data unit by unit
 
 @U = global [2048 x double] zeroinitializer, align 16, !iopoly.disk_resident !0
 

@@ -1,0 +1,173 @@
+/*===- iopoly/tiling.h - Versions of restructured code, chosen at run time -===*
+ *
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+ *
+ * Part of the plugin/runtime contract (included by iopoly/abi.h). A SCoP
+ * the disk-reuse restructuring tiles is compiled in several versions: tiles
+ * of a few unit sizes (plugin/Analysis/DataTiling.h) and the original
+ * order, the last version. Each version describes, per array and per group
+ * of fused loop nests, the box of bytes one tile touches and how many
+ * tiles there are. From the run's stripe size S and buffer capacity
+ * (frames) the runtime computes for each version
+ *   need = stripes one tile keeps in the buffer (per group, the largest),
+ *   cost = estimated stripe fetches,
+ * and runs the cheapest version whose need fits 3/4 of the buffer, or the
+ * original order when none fits or all the data fit. The rule is
+ * iopoly_tile_choose below, used by the runtime (__iopoly_pick_version) and
+ * by the compiler (for -iopoly-buffer and the printed plan) alike.
+ *===----------------------------------------------------------------------===*/
+#ifndef IOPOLY_TILING_H
+#define IOPOLY_TILING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** One array in one group of one version. */
+struct iopoly_tile_term {
+  uint64_t span;    /* bytes from the first to the last byte one tile touches */
+  uint64_t runs;    /* contiguous runs of bytes in that box */
+  uint64_t run;     /* bytes per run */
+  uint64_t window;  /* streamed arrays: bytes one step of the stream touches */
+  uint64_t total;   /* bytes of the array in play */
+  uint64_t tiles;   /* tiles of the group */
+  uint32_t group;   /* group of the term (within its version) */
+  uint16_t flags;   /* IOPOLY_TILE_* */
+  uint16_t array;   /* which array (an index within the SCoP) */
+};
+
+/* The array is touched anew by every tile unless it all fits. */
+#define IOPOLY_TILE_STREAMED 0x1
+/* Loops left in their original order: no tile that must fit. */
+#define IOPOLY_TILE_ORIGINAL 0x2
+
+struct iopoly_tile_version {
+  uint64_t unit;  /* bytes of one unit (0: the original order) */
+  uint32_t first; /* index of its first term */
+  uint32_t count; /* number of terms */
+};
+
+struct iopoly_tile_table {
+  uint32_t abi;            /* IOPOLY_TILE_ABI */
+  uint32_t num_versions;   /* the last one is the original order */
+  const struct iopoly_tile_version *versions;
+  const struct iopoly_tile_term *terms;
+  const char *where;       /* "file:line" of the loops, for IOPOLY_VERBOSE */
+  int32_t chosen;          /* -1 until the runtime has chosen (a cache) */
+  uint32_t prefetch;       /* 1: hint the next tile's stripes (schedule-informed prefetch) */
+};
+
+#define IOPOLY_TILE_ABI 1
+
+/** Stripes of \p bytes contiguous bytes at an unknown alignment. */
+static inline uint64_t iopoly_tile_stripes(uint64_t bytes, uint64_t stripe) {
+  return bytes ? (bytes + stripe - 1) / stripe + 1 : 0;
+}
+
+/** Stripes one tile of a term touches: its runs, or its span if smaller. */
+static inline uint64_t iopoly_tile_box(const struct iopoly_tile_term *t, uint64_t stripe) {
+  uint64_t by_runs = t->runs * iopoly_tile_stripes(t->run, stripe);
+  uint64_t by_span = iopoly_tile_stripes(t->span, stripe);
+  return by_runs < by_span ? by_runs : by_span;
+}
+
+/** Estimated fetches and the stripes the largest tile keeps, of version
+ *  \p v. A streamed array costs one pass per tile unless it fits beside the
+ *  tile; an array touched again by a later group costs nothing more if it
+ *  fits in half the buffer. */
+static inline double iopoly_tile_cost(const struct iopoly_tile_table *t, uint32_t v, uint64_t stripe,
+                                      uint64_t frames, uint64_t *need_out) {
+  const struct iopoly_tile_version *ver = &t->versions[v];
+  uint64_t need = 0;
+  double cost = 0;
+  uint32_t k = 0;
+  uint64_t seen[4] = {0, 0, 0, 0}; /* arrays touched by an earlier group (ids < 256) */
+  while (k < ver->count) {
+    /* One group: terms k .. e-1. */
+    uint32_t e = k;
+    uint64_t box = 0, streams = 0;
+    while (e < ver->count && t->terms[ver->first + e].group == t->terms[ver->first + k].group) {
+      const struct iopoly_tile_term *term = &t->terms[ver->first + e];
+      if (term->flags & IOPOLY_TILE_STREAMED) {
+        box += iopoly_tile_stripes(term->window, stripe);
+        streams += iopoly_tile_stripes(term->total, stripe);
+      } else {
+        box += iopoly_tile_box(term, stripe);
+      }
+      ++e;
+    }
+    if (!(t->terms[ver->first + k].flags & IOPOLY_TILE_ORIGINAL) && box > need)
+      need = box;
+    for (uint32_t j = k; j < e; ++j) {
+      const struct iopoly_tile_term *term = &t->terms[ver->first + j];
+      uint64_t all = iopoly_tile_stripes(term->total, stripe);
+      uint64_t per_tile = term->tiles * iopoly_tile_box(term, stripe);
+      double touch;
+      if (term->flags & IOPOLY_TILE_STREAMED)
+        touch = (double)(box + streams <= frames ? all : per_tile);
+      else
+        touch = (double)(all < per_tile ? all : per_tile);
+      uint32_t a = term->array & 255;
+      if ((seen[a / 64] >> (a % 64) & 1) && 2 * all <= frames && touch <= (double)all)
+        touch = 0;
+      cost += touch;
+    }
+    for (uint32_t j = k; j < e; ++j) {
+      uint32_t a = t->terms[ver->first + j].array & 255;
+      seen[a / 64] |= 1ULL << (a % 64);
+    }
+    k = e;
+  }
+  if (need_out)
+    *need_out = need;
+  return cost;
+}
+
+/** The version to run with stripes of \p stripe bytes and a buffer of
+ *  \p frames stripes; writes each version's need and cost when asked. The
+ *  original order (the last version) runs when all the data fit, or when
+ *  no tiled version fits; otherwise the cheapest tiled version that fits
+ *  (ties: the coarser one). The original order's cost is only an estimate
+ *  by its outermost loop (shown by IOPOLY_VERBOSE): the compiler tiles
+ *  loops only where the original order walks the data out of order. */
+static inline uint32_t iopoly_tile_choose(const struct iopoly_tile_table *t, uint64_t stripe, uint64_t frames,
+                                          uint64_t *need_out, double *cost_out) {
+  uint32_t orig = t->num_versions - 1, best = orig;
+  double best_cost = 0;
+  for (uint32_t v = 0; v < t->num_versions; ++v) {
+    uint64_t need;
+    double cost = iopoly_tile_cost(t, v, stripe, frames, &need);
+    if (need_out)
+      need_out[v] = need;
+    if (cost_out)
+      cost_out[v] = cost;
+    if (v == orig || need * 4 > frames * 3)
+      continue;
+    if (best == orig || cost < best_cost) {
+      best = v;
+      best_cost = cost;
+    }
+  }
+  /* Everything fits: any order fetches each stripe once. */
+  uint64_t all = 0, seen[4] = {0, 0, 0, 0};
+  const struct iopoly_tile_version *ov = &t->versions[orig];
+  for (uint32_t k = 0; k < ov->count; ++k) {
+    const struct iopoly_tile_term *term = &t->terms[ov->first + k];
+    uint32_t a = term->array & 255;
+    if (!(seen[a / 64] >> (a % 64) & 1))
+      all += iopoly_tile_stripes(term->total, stripe);
+    seen[a / 64] |= 1ULL << (a % 64);
+  }
+  if (all <= frames)
+    best = orig;
+  return best;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* IOPOLY_TILING_H */

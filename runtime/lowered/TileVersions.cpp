@@ -1,0 +1,59 @@
+//===- TileVersions.cpp - The run-time choice of a tiled version -----------===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// __iopoly_pick_version (include/iopoly/abi.h): restructured loops are
+// compiled in a few versions whose tiles need more or fewer stripes; the
+// rule of include/iopoly/tiling.h, applied to this run's stripe size and
+// buffer capacity, picks one. The answer is cached in the table: one load
+// and one compare on every later call.
+//
+//===----------------------------------------------------------------------===//
+#include "iopoly/abi.h"
+
+#include "core/Error.h"
+#include "lowered/TileWalk.h"
+#include "core/Runtime.h"
+
+#include <vector>
+
+using namespace iopoly;
+
+/// The loops about to run walk units of the chosen version's size (or, in
+/// their original order, no known walk): tells the prefetcher.
+static void walk(const iopoly_tile_table *T, uint32_t V) {
+  bool Tiled = V + 1 < T->num_versions;
+  tileWalkBegin(Tiled && T->prefetch ? T->versions[V].unit : 0);
+}
+
+extern "C" int __iopoly_pick_version(iopoly_tile_table *T) {
+  int32_t C = __atomic_load_n(&T->chosen, __ATOMIC_RELAXED);
+  if (C >= 0) {
+    walk(T, static_cast<uint32_t>(C));
+    return C;
+  }
+  Runtime *RT = Runtime::existing();
+  if (!RT)
+    if (Status S = Runtime::get(RT))
+      fatal(S.message());
+  if (T->abi != IOPOLY_TILE_ABI || !T->num_versions)
+    fatal(format("restructured loops at %s were compiled for another iopoly version (tile table ABI %u, this "
+                 "runtime %u): rebuild the program",
+                 T->where ? T->where : "?", T->abi, IOPOLY_TILE_ABI));
+  const Config &Cfg = RT->config();
+  std::vector<uint64_t> Need(T->num_versions);
+  std::vector<double> Cost(T->num_versions);
+  uint32_t V = iopoly_tile_choose(T, Cfg.StripeSize, Cfg.bufferFrames(), Need.data(), Cost.data());
+  if (Cfg.Verbose) {
+    std::string Msg = format("loops at %s: version %u of %u chosen for %zu-byte stripes and a buffer of %zu stripes "
+                             "(need/cost per version:",
+                             T->where ? T->where : "?", V, T->num_versions, Cfg.StripeSize, Cfg.bufferFrames());
+    for (uint32_t K = 0; K < T->num_versions; ++K)
+      Msg += format(" %u: %llu/%.0f%s", K, static_cast<unsigned long long>(Need[K]), Cost[K],
+                    K + 1 == T->num_versions ? " (original order)" : "");
+    verbose(Msg + ")");
+  }
+  __atomic_store_n(&T->chosen, static_cast<int32_t>(V), __ATOMIC_RELAXED);
+  walk(T, V);
+  return static_cast<int>(V);
+}

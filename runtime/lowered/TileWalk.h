@@ -1,0 +1,36 @@
+//===- TileWalk.h - Schedule-informed prefetch of restructured code -*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Restructured loops (plugin/Analysis/DataTiling.h) walk every array unit
+// by unit (runs of U bytes), each unit once, forwards. Once
+// __iopoly_pick_version has chosen a tiled version with unit U, the slow
+// path of lowered accesses reports the stripes it attaches; when a walk
+// enters unit u of an array right after unit u-1, the stripes of unit u+1
+// (the next set) are hinted to the I/O threads while unit u computes.
+// Prefetch accuracy (hints used / issued) is in the stats.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IOPOLY_RUNTIME_LOWERED_TILEWALK_H
+#define IOPOLY_RUNTIME_LOWERED_TILEWALK_H
+
+#include "iopoly.h"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace iopoly {
+
+/// Unit size (bytes) of the tiled version this thread runs, 0 if none: one
+/// load and one compare on the slow path when off.
+extern thread_local uint64_t TileWalkUnit;
+
+/// Sets (or with 0 ends) the unit of this thread's walk.
+void tileWalkBegin(uint64_t UnitBytes);
+
+/// Stripe \p Stripe of \p A was just attached by lowered code.
+void tileWalkSeen(iopoly_array *A, size_t Stripe);
+
+} // namespace iopoly
+
+#endif
