@@ -99,7 +99,7 @@ COMPILE_TIMEOUT = 300
 PLAIN_CC = os.environ.get('IOPOLY_PLAIN_CC', 'clang-19')
 
 # What a mode's remarks say when it restructured the loops (issue 4 modes,
-# e.g. "dro-wp: reordered the loops here by locality sets: ..." under
+# e.g. "dro-wp: tiled the loops here by their data: ..." under
 # -Rpass=iopoly) or when it decided not to ("disk-reuse schedule not applied
 # to the loops here: ..." under -Rpass-missed=iopoly), and what mode=lower
 # says when it strip-mined a loop at stripe boundaries.
@@ -108,8 +108,9 @@ SCHEDULE_APPLIED = re.compile(r'remark: .*(reordered|restructured|schedule appli
 SCHEDULE_NOT_APPLIED = re.compile(r'remark: .*(schedul|reorder).*\[-Rpass-missed=iopoly\]', re.IGNORECASE)
 STRIPMINE_REMARK = re.compile(r'remark: strip-mined loop at stripe boundaries')
 # What a Polly mode says when it rescheduled a SCoP (Transform/DiskReuse.cpp,
-# Transform/CLO.cpp).
-SCHEDULED_REMARK = re.compile(r'remark: .*(reordered the loops here|applied a new schedule).*\[-Rpass=iopoly\]')
+# Transform/CLO.cpp): dro-l/dro-wp say "tiled the loops here by their data".
+SCHEDULED_REMARK = re.compile(
+    r'remark: .*(reordered the loops here|applied a new schedule|tiled the loops here).*\[-Rpass=iopoly\]')
 # Minimum share of programs (built at -O1 or above) each Polly mode must
 # reschedule; measured shares of the default 200 programs are in the README.
 MIN_SCHEDULED = {'clo': 0.30, 'dro-l': 0.12, 'dro-wp': 0.12}

@@ -1,6 +1,6 @@
 // mode=dro-l / -passes=iopoly-dro-l: disk-reuse restructuring of each loop
 // nest alone. A column-wise sum over a row-major disk-resident array visits
-// every stripe in pieces; dro-l reorders it by locality sets (remark, and
+// every stripe in pieces; dro-l tiles it by its data (remark, and
 // Polly's generated loops in the IR), and the dro-l build prints what the
 // mode=off build prints. The IR for opt is the mode=off IR with the
 // disk-resident marker the plugin's iopoly-mark pass would attach.
@@ -18,8 +18,8 @@
 // RUN: rm -rf %t.data && %iopoly_run %t.drol > %t.drol.out
 // RUN: cmp %t.off.out %t.drol.out
 //
-// MODE: remark: dro-l: reordered the loops here by locality sets: {{[0-9]+}} sets
-// PASS: remark: {{.*}}dro-l: reordered the loops here by locality sets
+// MODE: remark: dro-l: tiled the loops here by their data: {{[0-9]+}} tiled group(s)
+// PASS: remark: {{.*}}dro-l: tiled the loops here by their data
 // IR-LABEL: define {{.*}} @sums(
 // IR: polly.
 #include <stdio.h>
