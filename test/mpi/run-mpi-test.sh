@@ -345,12 +345,7 @@ PY
     "$MT_IOPOLY_MPICC" "${flags[@]}" -Rpass=iopoly "$here/dist_kernels.c" -o "$work/dist" 2>"$work/remarks" ||
       { cat "$work/remarks" >&2; fail "mpi=on build"; }
     n=$(grep -c "remark: distributed this loop over the MPI ranks" "$work/remarks" || true)
-    # Sanitizer builds (the wrapper adds -fsanitize) distribute fewer of
-    # these loops (4 of 8 under ASan); the results are still compared with
-    # the serial run below.
-    want=8
-    case "${MT_SANITIZE:-}" in *address* | *thread*) want=1 ;; esac
-    [ "$n" -ge "$want" ] || { cat "$work/remarks" >&2; fail "only $n loops were distributed"; }
+    [ "$n" -ge 8 ] || { cat "$work/remarks" >&2; fail "only $n loops were distributed"; }
     grep -q "(marked '#pragma iopoly distribute')" "$work/remarks" || fail "the marked loop was not the one distributed"
     ref=$(MT_BIN=$work mpin 1 ref | sed -n 's/^rank 0: //p')
     [ -n "$ref" ] || fail "the mode=off program printed no checksum"
