@@ -166,16 +166,21 @@ Status Runtime::open(const char *Name, size_t ElemSize, int NDims, const size_t 
   } else if (Status S = openArrayFiles(*this, *A, Flags, Origin)) {
     return S;
   }
+  Out = registerArray(std::move(A));
+  return {};
+}
+
+iopoly_array *Runtime::registerArray(std::unique_ptr<iopoly_array> A) {
   Buffer->locked([&] {
-    A->Fetched = Counters->fetchedBits(A->Name, G.numStripes());
+    A->Fetched = Counters->fetchedBits(A->Name, A->Geo.numStripes());
     A->PerArray = Counters->arrayCounters(A->Name);
-    A->PerArray->SizeBytes = G.TotalBytes;
+    A->PerArray->SizeBytes = A->Geo.TotalBytes;
     Trace->defineArray(A->Id, A->Name);
     return 0;
   });
-  Out = A.release();
+  iopoly_array *Out = A.release();
   Open.insert(Out);
-  return {};
+  return Out;
 }
 
 Status Runtime::flush(iopoly_array *A) {

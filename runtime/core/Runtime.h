@@ -103,6 +103,9 @@ private:
   Runtime() = default;
   Status init();
   Status openSharedFiles(iopoly_array &A, int Flags, Group &G, ArrayOrigin Origin = ArrayOrigin::Api);
+  /// Counters and trace name of a new array; adds it to the open set
+  /// (registry lock held by the caller). Returns the handle.
+  iopoly_array *registerArray(std::unique_ptr<iopoly_array> A);
   /// Writes the non-zero stripes of a global's C initializer straight to
   /// its files (on rank 0 of its group only, when shared).
   Status writeInitializer(iopoly_array &A, const void *Init);

@@ -206,13 +206,11 @@ Status Runtime::syncShared(iopoly_array *A) {
   if (A->ZeroKnown) {
     // Written by anyone: no longer known to be zero.
     std::vector<unsigned long long> Words(A->Geo.numStripes() / 64 + 1);
-    for (size_t S = 0; S < A->Geo.numStripes(); ++S)
-      if (A->ZeroOnDisk.test(S))
-        Words[S / 64] |= 1ULL << (S % 64);
+    for (size_t W = 0; W < Words.size(); ++W)
+      Words[W] = A->ZeroOnDisk.word(W);
     G.allAnd(Words);
-    for (size_t S = 0; S < A->Geo.numStripes(); ++S)
-      if (!(Words[S / 64] >> (S % 64) & 1))
-        A->ZeroOnDisk.clearBit(S);
+    for (size_t W = 0; W < Words.size(); ++W)
+      A->ZeroOnDisk.andWord(W, Words[W]);
   }
   // The servers' copies that changed behind them go too.
   if (Routed && All.ok())
@@ -292,15 +290,7 @@ Status Runtime::createPending(const char *Name, size_t ElemSize, int NDims, cons
   if (Status S = arenaReserve(A.get(), G.TotalBytes, Base))
     return Status::error(format("array '%s': %s", Name, S.message().c_str()));
   A->AllocBase = Base;
-  Buffer->locked([&] {
-    A->Fetched = Counters->fetchedBits(A->Name, G.numStripes());
-    A->PerArray = Counters->arrayCounters(A->Name);
-    A->PerArray->SizeBytes = G.TotalBytes;
-    Trace->defineArray(A->Id, A->Name);
-    return 0;
-  });
-  Out = A.release();
-  Open.insert(Out);
+  Out = registerArray(std::move(A));
   return {};
 }
 

@@ -146,6 +146,13 @@ public:
       Words.ref(I / 64) &= ~(1ULL << (I % 64));
   }
   void reserve(uint64_t Extent) { Words.reserve(Extent / 64 + 1); }
+  /// Bits 64W..64W+63, and clearing those not in \p Mask (word-wise
+  /// exchange with other processes).
+  unsigned long long word(uint64_t W) const { return Words.get(W); }
+  void andWord(uint64_t W, unsigned long long Mask) {
+    if (Words.get(W) & ~Mask)
+      Words.ref(W) &= Mask;
+  }
   /// Bits set in allocated words (the count of a set that started empty).
   uint64_t countAllocated() const {
     uint64_t N = 0;
