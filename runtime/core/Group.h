@@ -78,6 +78,11 @@ enum class MpiEvent : int {
   Initialized = 1, ///< MPI_Init/MPI_Init_thread returned; Comm unused
   Barrier = 2,     ///< MPI_Barrier(*Comm) is starting
   Finalizing = 3,  ///< MPI_Finalize is starting
+  /// A distributed loop starts: a sync point of every shared array, then
+  /// evictions write through to the shared files (the ranks write
+  /// disjoint elements) until DistEnd.
+  DistBegin = 4,
+  DistEnd = 5,     ///< it ended: evictions are private again (SpillStore.h)
 };
 
 /// The registered glue, or null (the program does not link libiopoly_mpi).

@@ -112,7 +112,7 @@ Status Runtime::init() {
     return !Be->allowsBackgroundIO() || (R && !R->allowsThreads());
   });
   BufferEnv Env{C.StripeSize, C.bufferFrames(), C.Prefetch, *Counters, *Model, *Trace, *Workers, *IO,
-                [this](iopoly_array *A) { return openPendingAlone(A); }};
+                [this](iopoly_array *A) { return openPendingAlone(A); }, C.DiskDirs.empty() ? "." : C.DiskDirs[0]};
   Buffer = std::make_unique<StripeBuffer>(Env);
   if (!Buffer->status().ok())
     return Buffer->status();
@@ -303,6 +303,9 @@ std::string Runtime::statsJSON() {
     W.key("sync_dropped").value(static_cast<unsigned long long>(K.SyncDrops));
     W.key("sync_reread").value(static_cast<unsigned long long>(K.SyncRereads));
     W.key("twin_peak_bytes").value(static_cast<unsigned long long>(K.TwinPeakBytes));
+    W.key("shared_spills").value(static_cast<unsigned long long>(K.SharedSpills));
+    W.key("shared_spill_reads").value(static_cast<unsigned long long>(K.SpillReads));
+    W.key("shared_spill_bytes").value(static_cast<unsigned long long>(K.SpillBytes));
     W.key("shared_arrays").beginArray();
     for (const std::string &Desc : SharedDescs)
       W.raw(Desc);

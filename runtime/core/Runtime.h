@@ -80,6 +80,9 @@ public:
   /// Sync points of the shared arrays whose ranks all belong to \p Comm
   /// (an MPI_Comm*; every shared array when null), in open order.
   Status syncCovered(const void *Comm);
+  /// Evictions of shared arrays' stripes write through (inside a
+  /// distributed loop) or stay private to this rank (StripeBuffer.h).
+  void setSharedWriteThrough(bool On) { Buffer->setSharedWriteThrough(On); }
   /// A disk-resident global of a program linked with libiopoly_mpi, before
   /// MPI_Init: addresses now, files at MPI_Init (openPendingShared).
   Status createPending(const char *Name, size_t ElemSize, int NDims, const size_t *Dims, const void *Init,

@@ -420,6 +420,16 @@ int __iopoly_mpi_event(int Event, const void *Comm) {
       }
     }
     break;
+  case MpiEvent::DistBegin:
+    if (RT) {
+      S = RT->syncCovered(nullptr);
+      RT->setSharedWriteThrough(true);
+    }
+    break;
+  case MpiEvent::DistEnd:
+    if (RT)
+      RT->setSharedWriteThrough(false);
+    break;
   default:
     S = Status::error(format("unknown MPI event %d", Event));
   }

@@ -70,6 +70,9 @@ struct Counters {
   uint64_t SyncDrops = 0;    ///< clean copies dropped at sync points
   uint64_t SyncRereads = 0;  ///< attached stripes read again at sync points
   uint64_t TwinPeakBytes = 0; ///< most memory held by twins at once
+  uint64_t SharedSpills = 0;  ///< dirty stripes set aside privately (SpillStore.h)
+  uint64_t SpillReads = 0;    ///< stripes read back from the private spill
+  uint64_t SpillBytes = 0;    ///< bytes both moved
   std::vector<DiskCounters> PerDisk;
 };
 

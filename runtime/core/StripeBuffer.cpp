@@ -9,6 +9,7 @@
 #include "iopoly.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -17,7 +18,8 @@
 namespace iopoly {
 
 StripeBuffer::StripeBuffer(const BufferEnv &E)
-    : Env(E), Memory(E.NumFrames, E.StripeSize), Start(std::chrono::steady_clock::now()) {}
+    : Env(E), Memory(E.NumFrames, E.StripeSize), Start(std::chrono::steady_clock::now()),
+      Spill(E.StripeSize, E.SpillDir) {}
 
 StripeBuffer::~StripeBuffer() = default;
 
@@ -149,9 +151,28 @@ StripeBuffer::Replacement StripeBuffer::beginReplace(Frame *V, iopoly_array *A,
       if (R.Runs.empty()) {
         V->Dirty = false;
         freeTwin(V);
+      } else if (!SharedWriteThrough.load(std::memory_order_relaxed)) {
+        // Outside a distributed loop: private until the next sync point.
+        bool Whole = !V->Twin;
+        if (Status E = Spill.reserve(V->Owner, V->Stripe, Whole, R.OutSlot)) {
+          if (!SpillWarned)
+            std::fprintf(stderr, "iopoly: warning: %s; evicted stripes of shared arrays are written through, and "
+                                 "ranks that all update the same elements outside distributed loops may then apply "
+                                 "an update twice\n", E.message().c_str());
+          SpillWarned = true;
+        } else {
+          R.ToSpill = true;
+          R.OutWhole = Whole;
+        }
       }
     }
-    if (V->Dirty) {
+    if (V->Dirty && R.ToSpill) {
+      R.WriteBack = true;
+      V->OldOwner = V->Owner;
+      V->OldStripe = V->Stripe;
+      Issue = modelSpill(Spill.slotBytes(R.OutWhole), R.OutSlot, /*Write=*/true, Issue);
+      trace(TraceWriteback | TraceWrite, V->Owner, V->Stripe);
+    } else if (V->Dirty) {
       R.WriteBack = true;
       V->OldOwner = V->Owner;
       V->OldStripe = V->Stripe;
@@ -186,10 +207,19 @@ StripeBuffer::Replacement StripeBuffer::beginReplace(Frame *V, iopoly_array *A,
   V->State = R.WriteBack ? FrameState::Writing : FrameState::Loading;
   A->Table.set(S, V);
   size_t D = A->Geo.diskOf(S);
+  const SpillStore::Entry *Spilled = A->shared() ? Spill.find(A, S) : nullptr;
   if (SkipRead) {
+    if (Spilled) // every byte is written again
+      Spill.forget(A, S);
     C.Overwrites++;
     R.Arrival = Replacement::Overwrite;
     V->ReadyAt = Issue;
+  } else if (Spilled) {
+    // This rank's own changes since the last sync point, with their twin.
+    R.Arrival = Replacement::FromSpill;
+    R.InSlot = Spilled->Slot;
+    R.InWhole = Spilled->Whole;
+    V->ReadyAt = modelSpill(Spill.slotBytes(Spilled->Whole), Spilled->Slot, /*Write=*/false, Issue);
   } else if (A->zeroOnDisk(S)) {
     // Never written since the file was created: zeros, no disk request.
     C.ZeroFills++;
@@ -221,6 +251,9 @@ void StripeBuffer::undoArrival(const Replacement &R) {
     C.Overwrites--;
   } else if (R.Arrival == Replacement::ZeroFill) {
     C.ZeroFills--;
+  } else if (R.Arrival == Replacement::FromSpill) {
+    C.SpillReads--;
+    C.SpillBytes -= Spill.slotBytes(R.InWhole);
   } else {
     size_t D = R.A->Geo.diskOf(R.S);
     C.Fetches--;
@@ -236,7 +269,44 @@ void StripeBuffer::undoArrival(const Replacement &R) {
 
 Status StripeBuffer::runReplace(const Replacement &R) {
   Frame *F = R.F;
-  if (R.WriteBack) {
+  if (R.WriteBack && R.ToSpill) {
+    Status W = Spill.write(R.OutSlot, F->Data, R.OutWhole ? nullptr : F->Twin);
+    std::lock_guard<std::mutex> G(Mu);
+    Counters &C = Env.Counters.C;
+    if (W) {
+      // As a failed write-back: the frame keeps its old, dirty stripe.
+      C.WriteErrors++;
+      C.SharedSpills--;
+      C.SpillBytes -= Spill.slotBytes(R.OutWhole);
+      C.Evictions--;
+      Spill.forget(F->OldOwner, F->OldStripe);
+      undoArrival(R);
+      R.A->Table.set(R.S, nullptr);
+      F->Owner = F->OldOwner;
+      F->Stripe = F->OldStripe;
+      F->OldOwner = nullptr;
+      F->Dirty = true;
+      F->WriteHeld = false;
+      if (F->Pins)
+        --PinnedFrames;
+      F->Pins = 0;
+      F->Prefetched = false;
+      F->State = FrameState::Ready;
+      syncView(F);
+      if (!F->InLru)
+        lruPushBack(F);
+      CV.notify_all();
+      return Status::wrap(W, format("cannot make room for block %zu of array '%s': block %zu of shared array '%s' "
+                                    "could not be set aside (the data stays in the buffer): %s",
+                                    R.S, R.A->Name.c_str(), F->Stripe, F->Owner->Name.c_str(), W.message().c_str()));
+    }
+    Spill.markWritten(F->OldOwner, F->OldStripe);
+    F->OldOwner->Table.set(F->OldStripe, nullptr);
+    F->OldOwner = nullptr;
+    freeTwin(F);
+    F->State = FrameState::Loading;
+    CV.notify_all();
+  } else if (R.WriteBack) {
     bool Shared = F->OldOwner->shared();
     Status W = Shared ? Env.IO.writeRuns(*F->OldOwner, F->OldStripe, F->Data, R.Runs, R.WriteService)
                       : Env.IO.write(*F->OldOwner, F->OldStripe, F->Data, R.WriteService);
@@ -292,11 +362,33 @@ Status StripeBuffer::runReplace(const Replacement &R) {
     CV.notify_all();
   }
   Status Rd;
-  if (R.SkipRead)
+  char *SpillTwin = nullptr;
+  if (R.SkipRead) {
     std::memset(F->Data, 0, Env.StripeSize);
-  else
+  } else if (R.Arrival == Replacement::FromSpill) {
+    if (!R.InWhole)
+      SpillTwin = new char[Env.StripeSize];
+    Rd = Spill.read(R.InSlot, F->Data, SpillTwin);
+  } else {
     Rd = Env.IO.read(*R.A, R.S, F->Data, R.ReadService);
+  }
   std::lock_guard<std::mutex> G(Mu);
+  if (R.Arrival == Replacement::FromSpill && !Rd) {
+    // Dirty again, measured against the twin it had: the bytes this rank
+    // changed since the last sync point are still the ones that differ.
+    freeTwin(F);
+    F->Twin = SpillTwin;
+    F->WholeDirty = R.InWhole;
+    if (SpillTwin) {
+      TwinBytes += Env.StripeSize;
+      Env.Counters.C.TwinPeakBytes = std::max<uint64_t>(Env.Counters.C.TwinPeakBytes, TwinBytes);
+    }
+    F->Dirty = true;
+    F->TwinPending = false;
+    Spill.forget(R.A, R.S);
+  } else {
+    delete[] SpillTwin; // (the slot stays: a later attach reads it again)
+  }
   if (Rd) {
     Env.Counters.C.ReadErrors++;
     undoArrival(R);
@@ -335,6 +427,32 @@ void StripeBuffer::freeTwin(Frame *F) {
   F->WholeDirty = false;
 }
 
+double StripeBuffer::modelSpill(size_t Bytes, uint64_t Slot, bool Write, double Issue) {
+  // The spill file lives beside the first disk's files.
+  constexpr unsigned long long SpillFileId = ~0ULL;
+  DiskModel::Request Q = Env.Model.submit(0, SpillFileId, Slot * 2 * Env.StripeSize, Bytes, Issue);
+  Counters &C = Env.Counters.C;
+  (Write ? C.SharedSpills : C.SpillReads)++;
+  C.SpillBytes += Bytes;
+  return Q.Done;
+}
+
+Status StripeBuffer::takeSpilled(const iopoly_array *A, size_t S, std::vector<char> &Data, std::vector<IoRun> &Runs,
+                                 bool Forget) {
+  const SpillStore::Entry *E = Spill.find(A, S);
+  if (!E)
+    return Status::error(format("block %zu of array '%s' is not in the private spill", S, A->Name.c_str()));
+  Data.assign(Env.StripeSize, 0);
+  std::vector<char> Twin(E->Whole ? 0 : Env.StripeSize);
+  Env.Model.waitUntil(modelSpill(Spill.slotBytes(E->Whole), E->Slot, /*Write=*/false, Env.Model.appClock()));
+  if (Status R = Spill.read(E->Slot, Data.data(), E->Whole ? nullptr : Twin.data()))
+    return Status::wrap(R, format("block %zu of shared array '%s': %s", S, A->Name.c_str(), R.message().c_str()));
+  Runs = dirtyRuns(Data.data(), E->Whole ? nullptr : Twin.data());
+  if (Forget)
+    Spill.forget(A, S);
+  return {};
+}
+
 void StripeBuffer::markDirty(Frame *F, bool Whole) {
   if (F->Owner && F->Owner->shared()) {
     if (Whole) {
@@ -351,11 +469,10 @@ void StripeBuffer::markDirty(Frame *F, bool Whole) {
   F->Dirty = true;
 }
 
-std::vector<IoRun> StripeBuffer::dirtyRuns(const Frame *F) const {
+std::vector<IoRun> StripeBuffer::dirtyRuns(const char *D, const char *T) const {
   const size_t S = Env.StripeSize;
-  if (!F->Twin)
+  if (!T)
     return {{0, S}};
-  const char *D = F->Data, *T = F->Twin;
   // Eight bytes at a time where aligned: a few loads per unchanged word.
   auto Word = [&](size_t I, uint64_t &Z) {
     if (I % 8 || I + 8 > S)
@@ -561,11 +678,15 @@ bool StripeBuffer::extendRun(iopoly_array *A, size_t S, int Mode, size_t Max, si
   // Beyond S, in the direction of the walk.
   size_t More = std::min({Hi - Lo + 1, Max - (Hi - Lo + 1), Budget});
   if (S > Last)
-    for (size_t K = 0; K < More && Hi + 1 < A->Geo.numStripes() && Usable(Hi + 1); ++K)
-      pinHit(A->Table.lookup(++Hi), A, Hi, Write);
+    for (size_t K = 0; K < More && Hi + 1 < A->Geo.numStripes() && Usable(Hi + 1); ++K) {
+      ++Hi;
+      pinHit(A->Table.lookup(Hi), A, Hi, Write);
+    }
   else
-    for (size_t K = 0; K < More && Lo > 0 && Usable(Lo - 1); ++K)
-      pinHit(A->Table.lookup(--Lo), A, Lo, Write);
+    for (size_t K = 0; K < More && Lo > 0 && Usable(Lo - 1); ++K) {
+      --Lo;
+      pinHit(A->Table.lookup(Lo), A, Lo, Write);
+    }
   First = Lo;
   Count = Hi - Lo + 1;
   return true;
@@ -779,6 +900,40 @@ Status StripeBuffer::flush(iopoly_array *A) {
         return false;
     return true;
   });
+  // Stripes of shared arrays set aside since the last sync point: written
+  // now (an explicit flush, or the exit of a program that did not reach
+  // MPI_Finalize), so that nothing this rank changed is lost.
+  for (const auto &[Owner, Stripe] : Spill.all()) {
+    if (A && Owner != A)
+      continue;
+    iopoly_array *O = const_cast<iopoly_array *>(Owner);
+    std::vector<char> Data;
+    std::vector<IoRun> Runs;
+    Status E = takeSpilled(O, Stripe, Data, Runs, /*Forget=*/false);
+    size_t Bytes = 0;
+    for (const IoRun &Run : Runs)
+      Bytes += Run.Len;
+    size_t D = O->Geo.diskOf(Stripe);
+    if (E.ok()) {
+      DiskModel::Request W = Env.Model.submit(D, O->fileId(D), O->Geo.fileOffset(Stripe), Bytes, Env.Model.appClock());
+      Env.Model.waitUntil(W.Done);
+      E = Env.IO.writeRuns(*O, Stripe, Data.data(), Runs, W.Service);
+    }
+    Counters &C = Env.Counters.C;
+    if (E) {
+      C.WriteErrors++;
+      if (First.ok())
+        First = Status::wrap(E, format("cannot write back block %zu of shared array '%s': %s", Stripe,
+                                       O->Name.c_str(), E.message().c_str()));
+      continue;
+    }
+    Spill.forget(O, Stripe);
+    C.Writebacks++;
+    C.BytesWritten += Bytes;
+    C.PerDisk[D].Writes++;
+    C.PerDisk[D].BytesWritten += Bytes;
+    O->writtenToDisk(Stripe);
+  }
   return First;
 }
 
@@ -826,6 +981,12 @@ std::vector<std::pair<size_t, std::string>> StripeBuffer::dirtyStripes(const iop
     if (F.Owner == A && F.State == FrameState::Ready && F.Dirty)
       Out.emplace_back(F.Stripe, std::string(F.Data, A->Geo.stripeBytes(F.Stripe)));
   }
+  for (size_t S : Spill.stripesOf(A)) { // set aside since the last sync point
+    std::vector<char> Data;
+    std::vector<IoRun> Runs;
+    if (takeSpilled(A, S, Data, Runs, /*Forget=*/false).ok())
+      Out.emplace_back(S, std::string(Data.data(), A->Geo.stripeBytes(S)));
+  }
   std::sort(Out.begin(), Out.end(), [](const auto &X, const auto &Y) { return X.first < Y.first; });
   return Out;
 }
@@ -844,19 +1005,37 @@ Status StripeBuffer::takeDirtyRuns(iopoly_array *A, std::vector<std::vector<IoRu
   const size_t T = A->Geo.NumDisks;
   Runs.assign(T, {});
   Bytes.assign(T, {});
-  std::vector<Frame *> Dirty;
+  // Dirty stripes in the buffer, and those set aside in the private spill
+  // since the last sync point (null frame), in stripe order.
+  std::vector<std::pair<size_t, Frame *>> Dirty;
   for (Frame &F : Frames)
     if (F.Owner == A && F.Dirty)
-      Dirty.push_back(&F);
-  std::sort(Dirty.begin(), Dirty.end(), [](const Frame *X, const Frame *Y) { return X->Stripe < Y->Stripe; });
+      Dirty.emplace_back(F.Stripe, &F);
+  for (size_t S : Spill.stripesOf(A))
+    Dirty.emplace_back(S, nullptr);
+  std::sort(Dirty.begin(), Dirty.end(), [](const auto &X, const auto &Y) { return X.first < Y.first; });
   Counters &C = Env.Counters.C;
-  for (Frame *F : Dirty) {
-    size_t D = A->Geo.diskOf(F->Stripe);
-    uint64_t Base = A->Geo.fileOffset(F->Stripe);
+  Status First;
+  std::vector<char> SpillData;
+  for (auto [Stripe, F] : Dirty) {
+    size_t D = A->Geo.diskOf(Stripe);
+    uint64_t Base = A->Geo.fileOffset(Stripe);
     size_t Written = 0;
-    for (const IoRun &Run : dirtyRuns(F)) {
+    std::vector<IoRun> Changed;
+    const char *Src = nullptr;
+    if (F) {
+      Changed = dirtyRuns(F);
+      Src = F->Data;
+    } else if (Status E = takeSpilled(A, Stripe, SpillData, Changed)) {
+      if (First.ok())
+        First = E;
+      continue;
+    } else {
+      Src = SpillData.data();
+    }
+    for (const IoRun &Run : Changed) {
       Runs[D].push_back({Base + Run.Offset, Run.Len});
-      Bytes[D].append(F->Data + Run.Offset, Run.Len);
+      Bytes[D].append(Src + Run.Offset, Run.Len);
       Written += Run.Len;
       C.SyncRuns++;
     }
@@ -869,16 +1048,18 @@ Status StripeBuffer::takeDirtyRuns(iopoly_array *A, std::vector<std::vector<IoRu
       C.SyncBytes += Written;
       C.PerDisk[D].Writes++;
       C.PerDisk[D].BytesWritten += Written;
-      trace(TraceWriteback | TraceWrite, A, F->Stripe);
-      A->writtenToDisk(F->Stripe);
+      trace(TraceWriteback | TraceWrite, A, Stripe);
+      A->writtenToDisk(Stripe);
     }
+    if (!F)
+      continue;
     F->Dirty = false;
     freeTwin(F);
     syncView(F);
   }
   // Runs of different stripes of one disk file come in file order too:
   // stripes of disk D sit at ascending slots.
-  return {};
+  return First;
 }
 
 void StripeBuffer::countSync(iopoly_array *A) {

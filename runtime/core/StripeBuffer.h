@@ -23,6 +23,7 @@
 #define IOPOLY_RUNTIME_STRIPEBUFFER_H
 
 #include "core/Array.h"
+#include "core/SpillStore.h"
 #include "io/DiskModel.h"
 #include "memory/FrameMemory.h"
 #include "io/IOWorkers.h"
@@ -30,6 +31,7 @@
 #include "io/StripeIO.h"
 #include "core/Trace.h"
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -84,6 +86,8 @@ struct BufferEnv {
   /// Opens a disk-resident global still waiting for MPI_Init (Runtime);
   /// null: there are none.
   std::function<Status(iopoly_array *)> OpenPending = nullptr;
+  /// Where the private spill file of shared arrays goes (SpillStore.h).
+  std::string SpillDir = ".";
 };
 
 class StripeBuffer {
@@ -164,6 +168,12 @@ public:
   /// writing take a new twin.
   void rereadDone(iopoly_array *A);
 
+  /// Inside a distributed loop (true) a dirty stripe of a shared array
+  /// that is evicted is written to the shared files; outside (false) it
+  /// goes to this rank's private spill until the next sync point
+  /// (SpillStore.h).
+  void setSharedWriteThrough(bool On) { SharedWriteThrough.store(On, std::memory_order_relaxed); }
+
   /// Number of pins held on stripes of \p A (all arrays when null).
   size_t pinCount(const iopoly_array *A);
   /// Capacity in frames (IOPOLY_BUFFER / stripe).
@@ -195,7 +205,12 @@ private:
     double ReadService; ///< modeled service times
     double WriteService;
     /// What the new stripe's arrival was counted as (undone if it fails).
-    enum { Fetch, ZeroFill, Overwrite } Arrival = Fetch;
+    enum { Fetch, ZeroFill, Overwrite, FromSpill } Arrival = Fetch;
+    bool ToSpill = false;      ///< the old stripe goes to the private spill
+    uint64_t OutSlot = 0;      ///< its slot there
+    bool OutWhole = false;     ///< that slot holds no twin
+    uint64_t InSlot = 0;       ///< the new stripe's slot (Arrival FromSpill)
+    bool InWhole = false;
   };
   /// Takes back the counters of an arrival that did not happen.
   void undoArrival(const Replacement &R);
@@ -225,7 +240,15 @@ private:
   Status openIfPending(iopoly_array *A);
   /// The runs of F's bytes that differ from its twin (all of it when
   /// there is none), as offsets within the stripe.
-  std::vector<IoRun> dirtyRuns(const Frame *F) const;
+  std::vector<IoRun> dirtyRuns(const Frame *F) const { return dirtyRuns(F->Data, F->Twin); }
+  std::vector<IoRun> dirtyRuns(const char *Data, const char *Twin) const;
+  /// Spill slot bookkeeping in the disk model and counters.
+  double modelSpill(size_t Bytes, uint64_t Slot, bool Write, double Issue);
+  /// Reads a spilled stripe of \p A back and takes it out of the spill:
+  /// its bytes and the runs this rank changed (\p Forget: and gives its
+  /// slot back). Buffer lock held.
+  Status takeSpilled(const iopoly_array *A, size_t S, std::vector<char> &Data, std::vector<IoRun> &Runs,
+                     bool Forget = true);
 
   BufferEnv Env;
   std::mutex Mu;
@@ -238,6 +261,9 @@ private:
   std::string AsyncError; ///< last failure of a background fetch
   size_t PinnedFrames = 0; ///< frames with Pins > 0 (the runs' budget)
   size_t TwinBytes = 0;    ///< memory held by twins now
+  SpillStore Spill;        ///< shared arrays' private evictions (buffer lock)
+  std::atomic<bool> SharedWriteThrough{false};
+  bool SpillWarned = false;
 };
 
 } // namespace iopoly

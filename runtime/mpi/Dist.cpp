@@ -19,6 +19,8 @@
 
 #include "core/Config.h"
 #include "core/Error.h"
+#include "core/Group.h"
+#include "iopoly.h"
 
 #include "iopoly/dist.h"
 
@@ -143,9 +145,16 @@ DistState *decide(iopoly_dist_loop *D) {
 extern "C" {
 
 int64_t __iopoly_dist_begin(iopoly_dist_loop *D) {
-  std::lock_guard<std::mutex> L(Mu);
-  if (!D->state)
-    D->state = decide(D);
+  {
+    std::lock_guard<std::mutex> L(Mu);
+    if (!D->state)
+      D->state = decide(D);
+  }
+  // A sync point first: what every rank wrote redundantly before the loop
+  // is everybody's, and the loop's own writes (disjoint between ranks) may
+  // then go to the shared files as soon as they are evicted.
+  if (mpiRunning() && __iopoly_mpi_event(static_cast<int>(MpiEvent::DistBegin), nullptr) != 0)
+    fatal(format("at the start of distributed loop %s: %s", D->where ? D->where : "?", iopoly_last_error()));
   return static_cast<int64_t>(static_cast<DistState *>(D->state)->Mine.size());
 }
 
@@ -155,10 +164,13 @@ void __iopoly_dist_piece(iopoly_dist_loop *D, int64_t P, int64_t *First, int64_t
   *End = Pc.second;
 }
 
-void __iopoly_dist_end(iopoly_dist_loop *) {
+void __iopoly_dist_end(iopoly_dist_loop *D) {
   // MPI_Barrier through libiopoly_mpi's wrapper: the sync point first.
-  if (mpiRunning())
+  if (mpiRunning()) {
+    if (__iopoly_mpi_event(static_cast<int>(MpiEvent::DistEnd), nullptr) != 0)
+      fatal(format("at the end of distributed loop %s: %s", D->where ? D->where : "?", iopoly_last_error()));
     MPI_Barrier(MPI_COMM_WORLD);
+  }
 }
 
 } // extern "C"

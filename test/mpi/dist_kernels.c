@@ -10,11 +10,13 @@
  * code: it calls MPI_Init and MPI_Finalize only. Loops: an initialization,
  * a row stencil, paper 2's Fig. 6 (iteration chunks of chunk-sized rows),
  * a time loop whose inner loops are distributed, a loop picked by
- * '#pragma iopoly distribute', and a reduction that stays serial.
+ * '#pragma iopoly distribute', a recurrence and a reduction that stay
+ * serial (every rank runs them whole).
  *===----------------------------------------------------------------------===*/
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #define N 192
 #define D 512
@@ -52,6 +54,13 @@ int main(int argc, char **argv) {
     for (int i = 1; i < N * N - 1; ++i)
       V[i] = U[i] + 0.25;
   }
+  /* A carried dependence: not distributed, every rank runs it whole over
+   * the shared U (larger than the buffer), updating every element in place;
+   * each update must land once, not once per rank. The ranks start it out
+   * of step, as they would on a loaded machine. */
+  usleep(20000 * (unsigned)rank);
+  for (int i = 1; i < N * N; ++i)
+    U[i] = U[i] * 0.5 + U[i - 1] * 0.25;
   for (int k = 0; k < 3; ++k)
 #pragma iopoly distribute
     for (int i = 0; i < N; ++i)
