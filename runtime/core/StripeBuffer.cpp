@@ -170,8 +170,8 @@ StripeBuffer::Replacement StripeBuffer::beginReplace(Frame *V, iopoly_array *A,
       R.WriteBack = true;
       V->OldOwner = V->Owner;
       V->OldStripe = V->Stripe;
+      // Not a write of the array (the trace shows the eviction only).
       Issue = modelSpill(Spill.slotBytes(R.OutWhole), R.OutSlot, /*Write=*/true, Issue);
-      trace(TraceWriteback | TraceWrite, V->Owner, V->Stripe);
     } else if (V->Dirty) {
       R.WriteBack = true;
       V->OldOwner = V->Owner;

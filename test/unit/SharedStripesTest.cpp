@@ -8,7 +8,9 @@
 // buffer (eviction, flush, the sync point's runs), only the bytes that rank
 // changed reach the file, so writers of disjoint bytes of one stripe never
 // overwrite each other; OVERWRITE writes the whole stripe; a stripe
-// attached for writing but left unchanged writes nothing.
+// attached for writing but left unchanged writes nothing. Outside a
+// distributed loop an evicted dirty stripe stays private (the spill) until
+// the sync point or a flush; inside one it is written through.
 //
 //===----------------------------------------------------------------------===//
 #include "BufferHarness.h"
@@ -183,4 +185,56 @@ TEST(SharedStripes, SyncRunsThenDropKeepsOnlyAttachedStripes) {
   EXPECT_EQ(2u, P.R0->H.Counters.C.SyncDrops) << "stripes 0 and 1 were clean copies";
   P.R0->H.Buffer->rereadDone(P.R0->A.get());
   ASSERT_TRUE(P.R0->H.Buffer->release(P.R0->A.get(), 2).ok());
+}
+
+TEST(SharedStripes, EvictionOutsideDistributedLoopStaysPrivateUntilSync) {
+  Pair P(/*Frames=*/2);
+  // Every stripe changed by R0 with two frames: most are evicted, but none
+  // may reach the shared files before the sync point (another rank running
+  // the same code would read R0's update back and apply it again).
+  P.R0->write(0, Bytes, 'r');
+  EXPECT_GT(P.R0->H.Counters.C.SharedSpills, 0u);
+  for (size_t Off = 0; Off < Bytes; ++Off)
+    ASSERT_EQ(0, P.onDisk(Off)) << "byte " << Off << " left the rank before the sync point";
+  // R0 sees its own writes, read back from the spill with their twin.
+  void *Ptr = nullptr;
+  ASSERT_TRUE(P.R0->H.Buffer->attach(P.R0->A.get(), 0, IOPOLY_READ, Ptr).ok());
+  EXPECT_EQ('r', static_cast<char *>(Ptr)[0]);
+  ASSERT_TRUE(P.R0->H.Buffer->release(P.R0->A.get(), 0).ok());
+  EXPECT_GT(P.R0->H.Counters.C.SpillReads, 0u);
+  // The sync point hands over every changed byte, spilled or resident.
+  std::vector<std::vector<IoRun>> Runs;
+  std::vector<std::string> Data;
+  ASSERT_TRUE(P.R0->H.Buffer->takeDirtyRuns(P.R0->A.get(), Runs, Data).ok());
+  size_t Total = 0;
+  for (const std::string &D : Data) {
+    Total += D.size();
+    EXPECT_EQ(std::string(D.size(), 'r'), D);
+  }
+  EXPECT_EQ(Bytes, Total);
+}
+
+TEST(SharedStripes, EvictionInsideDistributedLoopWritesThrough) {
+  Pair P(/*Frames=*/2);
+  P.R0->H.Buffer->setSharedWriteThrough(true);
+  P.R0->write(0, Bytes, 'd');
+  EXPECT_EQ(0u, P.R0->H.Counters.C.SharedSpills);
+  EXPECT_GT(P.R0->H.Counters.C.Evictions, 0u);
+  EXPECT_EQ('d', P.onDisk(0)) << "stripe 0 was evicted first and written through";
+}
+
+TEST(SharedStripes, FlushWritesSpilledStripesThrough) {
+  Pair P(/*Frames=*/2);
+  P.R0->write(0, 10, 'a');
+  P.R1->write(10, 20, 'b');
+  P.R0->write(4 * Stripe, 5 * Stripe, 'c'); // evicts stripe 0 of R0 into its spill
+  P.R0->write(6 * Stripe, 7 * Stripe, 'c');
+  ASSERT_GT(P.R0->H.Counters.C.SharedSpills, 0u);
+  ASSERT_TRUE(P.R1->H.Buffer->flush(nullptr).ok());
+  ASSERT_TRUE(P.R0->H.Buffer->flush(nullptr).ok());
+  for (size_t I = 0; I < 10; ++I)
+    EXPECT_EQ('a', P.onDisk(I)) << I;
+  for (size_t I = 10; I < 20; ++I)
+    EXPECT_EQ('b', P.onDisk(I)) << "R0's spilled stripe must carry only R0's bytes: " << I;
+  EXPECT_EQ('c', P.onDisk(4 * Stripe));
 }
