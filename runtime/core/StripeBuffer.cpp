@@ -21,7 +21,10 @@ StripeBuffer::StripeBuffer(const BufferEnv &E)
     : Env(E), Memory(E.NumFrames, E.StripeSize), Start(std::chrono::steady_clock::now()),
       Spill(E.StripeSize, E.SpillDir) {}
 
-StripeBuffer::~StripeBuffer() = default;
+StripeBuffer::~StripeBuffer() {
+  for (Frame &F : Frames) // twins of stripes still dirty (a buffer dropped without a flush)
+    delete[] F.Twin;
+}
 
 void StripeBuffer::syncView(Frame *F) {
   if (!F->Owner || !Memory.hasViews(*F->Owner))
