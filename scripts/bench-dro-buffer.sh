@@ -3,7 +3,8 @@
 # -fplugin-arg-iopoly-buffer option at a small buffer (1/16 of each kernel's
 # data), against lower. Writes bench/results/dro-buffer-option.md.
 # Counters (fetches, modeled I/O) are deterministic; runs use the page cache
-# (IOPOLY_DIRECT=off) so that thrashing orders finish quickly.
+# (IOPOLY_DIRECT=off) so that thrashing orders finish quickly. The raw data
+# (every run's IOPOLY_STATS) goes to bench/results/raw/dro-buffer-option.json.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 iopoly_ensure_packages
@@ -13,6 +14,8 @@ cc=$build/bin/iopoly-clang
 work=$(mktemp -d "${TMPDIR:-/tmp}/iopoly-dro-buffer.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 out=$IOPOLY_ROOT/bench/results/dro-buffer-option.md
+raw=$IOPOLY_ROOT/bench/results/raw/dro-buffer-option.json
+mkdir -p "$work/stats" "$(dirname "$raw")"
 rows=()
 for spec in "sweeps -DN=768" "transpose -DN=768" "reductions -DN=768" "multisweep -DN=768" "stencil -DN=1024 -DT=4"; do
   set -- $spec
@@ -32,6 +35,7 @@ for spec in "sweeps -DN=768" "transpose -DN=768" "reductions -DN=768" "multiswee
     env IOPOLY_DIR="$work/d" IOPOLY_BUFFER="$buf" IOPOLY_STRIPE=32K IOPOLY_DISKS=8 IOPOLY_DIRECT=off \
       IOPOLY_DISK_MODEL=hdd IOPOLY_STATS="$work/s.json" "$work/$k.x" > "$work/$k.$v.out"
     cmp -s "$work/$k.$v.out" <("$work/$k.off") || { echo "$k $v: output differs from mode=off" >&2; exit 1; }
+    cp "$work/s.json" "$work/stats/$k.$v.$buf.json"
     rows+=("$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print('| %s | %d KiB | %s | %d | %.2f | %.1f |' % (sys.argv[2], int(sys.argv[3]) >> 10, sys.argv[4], d['stripe_fetches'], d['fetches_per_block'], d['modeled_io_seconds']))" "$work/s.json" "$k" "$buf" "$v")")
   done
 done
@@ -40,10 +44,22 @@ done
   echo
   echo "Regenerate with \`scripts/bench-dro-buffer.sh\` (commit $(git -C "$IOPOLY_ROOT" rev-parse --short HEAD), $(date -u +%F))."
   echo "Buffer 1/16 of each kernel's disk-resident data, 32 KiB stripes, 8 disks, hdd model, page cache."
+  echo "Raw data (each run's \`IOPOLY_STATS\`): [\`raw/dro-buffer-option.json\`](raw/dro-buffer-option.json)."
   echo "\`dro-wp+buffer\` is compiled with \`-fplugin-arg-iopoly-buffer=<the run's IOPOLY_BUFFER>\`; every output equals mode=off's."
   echo
   echo "| kernel | buffer | mode | fetches | fetch/blk | modeled I/O s |"
   echo "|---|---|---|---|---|---|"
   printf '%s\n' "${rows[@]}"
 } > "$out"
+# Raw data: {"kernel mode buffer": IOPOLY_STATS of that run}.
+python3 - "$work/stats" "$raw" <<'PY'
+import json, os, sys
+runs = {}
+for name in sorted(os.listdir(sys.argv[1])):
+    k, v, buf = name[:-len('.json')].split('.', 2)
+    with open(os.path.join(sys.argv[1], name)) as f:
+        runs['%s %s %s' % (k, v, buf)] = json.load(f)
+with open(sys.argv[2], 'w') as f:
+    json.dump(runs, f, indent=1, sort_keys=True)
+PY
 cat "$out"

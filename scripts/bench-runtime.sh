@@ -5,7 +5,7 @@
 #
 # One command builds what is needed (a Release build in build-bench/), runs
 # the benchmarks and writes bench/results/runtime.md, bench/results/*.png and
-# the raw per-run data under bench/results/raw/ (git-ignored):
+# the raw per-run data under bench/results/raw/runtime/ (kept in git):
 #
 #  (a) the Comanche wavefront (paper 3, Fig. 4.1) on N x N doubles at several
 #      N, the stripe buffer at 1/4 of the data, in four versions under one
@@ -96,7 +96,7 @@ scan_bytes=$(to_bytes "$scan_bytes")
 mib() { echo $(($1 >> 20)); }
 
 results="$IOPOLY_ROOT/bench/results"
-raw="$results/raw"
+raw="$results/raw/runtime" # its own folder: it is emptied before each run
 t_start=$(date +%s)
 
 # ---- build ------------------------------------------------------------------

@@ -3,12 +3,12 @@
 #
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #
-# Reads what scripts/bench-runtime.sh left in bench/results/raw/ (*.meta
+# Reads what scripts/bench-runtime.sh left in bench/results/raw/runtime/ (*.meta
 # key=value files, program output, IOPOLY_STATS JSON) and writes the Markdown
 # report and the PNG plots. Every number in the report comes from those
 # files; rerun it alone to re-render the same data:
 #
-#   python3 bench/tools/runtime_report.py --raw bench/results/raw --out bench/results
+#   python3 bench/tools/runtime_report.py --raw bench/results/raw/runtime --out bench/results
 import argparse
 import glob
 import json
@@ -207,8 +207,8 @@ def main():
     w("    %s" % m.get("command", "scripts/bench-runtime.sh"))
     w("")
     w("on %s (commit %s, %d s in all). Run the same command to regenerate this file, "
-      "the plots and the raw data (`bench/results/raw/`, not committed); "
-      "`python3 bench/tools/runtime_report.py --raw bench/results/raw --out bench/results` "
+      "the plots and the raw data (`bench/results/raw/runtime/`, kept in git); "
+      "`python3 bench/tools/runtime_report.py --raw bench/results/raw/runtime --out bench/results` "
       "re-renders the report from the raw data alone. Wall times depend on the machine and on "
       "whatever else ran on it; the counters (fetches, bytes) and the modeled I/O times do not."
       % (m.get("date"), m.get("git"), int(m.get("total_seconds", "0"))))
