@@ -7,7 +7,7 @@
 #define M 136
 double U[N][M], V[M][N];
 double T3[12][20][24];
-double C[3][40] = {{1, 2, 3, 4}, {5, 6, 7, 8}, {9, 10, 11, 12}};
+double C[3][4] = {{1, 2, 3, 4}, {5, 6, 7, 8}, {9, 10, 11, 12}};
 #pragma iopoly disk_resident(U, V, T3, C)
 
 static void put(double v) { fwrite(&v, sizeof v, 1, stdout); }
@@ -24,7 +24,7 @@ int main(void) {
       for (int k = 0; k < 12; ++k)
         T3[k][i][j] = i + j * 0.5 + k * 0.25 + U[i][j];
   for (int t = 0; t < 3; ++t)
-    for (int j = 0; j < 40; ++j)
+    for (int j = 0; j < 4; ++j)
       for (int i = 0; i < 3; ++i)
         C[i][j] = C[i][j] * 0.5 + j;
   for (int i = 0; i < N; ++i)
@@ -37,7 +37,7 @@ int main(void) {
     for (int j = 0; j < 24; ++j)
       for (int k = 0; k < 12; ++k)
         put(T3[k][i][j]);
-  for (int j = 0; j < 40; ++j)
+  for (int j = 0; j < 4; ++j)
     for (int i = 0; i < 3; ++i)
       put(C[i][j]);
   return 0;
