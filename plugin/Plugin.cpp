@@ -102,9 +102,11 @@ void registerIOPolyPasses(PassBuilder &PB) {
       MPM.addPass(MarkDiskResidentPass());
     // File layouts (paper 1, sec. 4): loop counters promoted to registers
     // first, so that scalar evolution sees the induction variables.
-    if (mode() != Mode::Off && layoutMode() != LayoutMode::Off && Level != OptimizationLevel::O0) {
-      MPM.addPass(createModuleToFunctionPassAdaptor(SROAPass(SROAOptions::PreserveCFG)));
-      MPM.addPass(FileLayoutPass());
+    if (mode() != Mode::Off && layoutMode() != LayoutMode::Off) {
+      if (Level != OptimizationLevel::O0)
+        MPM.addPass(createModuleToFunctionPassAdaptor(SROAPass(SROAOptions::PreserveCFG)));
+      // -O0: requested layouts only (no trip counts to score with).
+      MPM.addPass(FileLayoutPass(/*Choose=*/Level != OptimizationLevel::O0));
     }
     // `#pragma iopoly distribute` markers: loop metadata, or a remark.
     MPM.addPass(createModuleToFunctionPassAdaptor(DistributeMarksPass()));

@@ -256,10 +256,14 @@ void permute(Module &M, GlobalVariable &G, const ArrayForm &F, ArrayRef<unsigned
   }
   RecursivelyDeleteTriviallyDeadInstructionsPermissive(Dead);
   std::string Name = G.getName().str();
-  if (G.use_empty()) {
-    G.eraseFromParent();
-    NG->setName(Name);
+  if (!G.use_empty()) {
+    // Every use was an access rewritten above; two copies of the array
+    // would silently diverge.
+    Ctx.emitError("iopoly: internal error: uses of '" + Name + "' remain after its file layout was changed");
+    return;
   }
+  G.eraseFromParent();
+  NG->setName(Name);
 }
 
 } // namespace
@@ -353,6 +357,8 @@ PreservedAnalyses FileLayoutPass::run(Module &M, ModuleAnalysisManager &MAM) {
     if (!Requested.empty()) {
       Chosen.assign(Requested.begin(), Requested.end());
       Why = "requested by " + RequestFrom;
+    } else if (!Choose) {
+      continue; // -O0: row-major unless asked
     } else if (C.Candidates[0].Along + C.Candidates[0].Against == 0) {
       Why = "no access walks it in a loop";
     } else if (C.Chosen == 0 && llvm::any_of(C.Candidates, [&](const LayoutScore &S) {

@@ -43,7 +43,11 @@ inline constexpr const char *LayoutRequestMD = "iopoly.layout.request";
 llvm::SmallVector<unsigned, 4> layoutOf(const llvm::GlobalVariable &G);
 
 struct FileLayoutPass : llvm::PassInfoMixin<FileLayoutPass> {
+  /// \p Choose false (at -O0, where loop counters live in memory and no
+  /// trip count is known): only requested layouts are applied.
+  explicit FileLayoutPass(bool Choose = true) : Choose(Choose) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &AM);
+  bool Choose;
   static bool isRequired() { return true; }
 };
 

@@ -4,6 +4,7 @@
 // RUN: %clang_iopoly -O2 -c -Rpass=iopoly -DPRAGMA %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=PRAGMA
 // RUN: %clang_iopoly -O2 -c -Rpass=iopoly -fplugin-arg-iopoly-layout=U:1,0 %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=OPTION
 // RUN: %clang_iopoly -O2 -c -Rpass=iopoly '-fplugin-arg-iopoly-layout=U:1,0+V:0,1' %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=BOTH
+// RUN: %clang_iopoly -O0 -c -Rpass=iopoly -fplugin-arg-iopoly-layout=U:1,0 %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=O0
 // RUN: not %clang_iopoly -O2 -c -DBADPRAGMA %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADPRAGMA
 // RUN: not %clang_iopoly -O2 -c -DUNKNOWN %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: not %clang_iopoly -fplugin-arg-iopoly-layout=V:1,1 -fsyntax-only %s 2>&1 | FileCheck %s --check-prefix=NOTPERM
@@ -18,6 +19,10 @@
 // OPTION-DAG: remark: file layout of 'V': 1,0 (column-major), most accesses
 // BOTH-DAG: remark: file layout of 'U': 1,0 (column-major), requested by -fplugin-arg-iopoly-layout
 // BOTH-DAG: remark: file layout of 'V': 0,1 (row-major), requested by -fplugin-arg-iopoly-layout
+// At -O0 requests are applied, nothing is chosen.
+// O0-NOT: file layout of 'V'
+// O0: remark: file layout of 'U': 1,0 (column-major), requested by -fplugin-arg-iopoly-layout
+// O0-NOT: file layout of 'V'
 // BADPRAGMA: error: iopoly: #pragma iopoly layout asks for layout 1,0,2 of 'V', which has 2 dimensions: expected a permutation of 0..1
 // UNKNOWN: error: iopoly: {{.*}}override.c:{{[0-9]+}}:{{[0-9]+}}: '#pragma iopoly layout' names 'Nope', which is not a disk-resident global array of this file
 // NOTPERM: error: invalid value 'V:1,1' for iopoly option 'layout': '1,1' is not a permutation of the dimensions 0..1
