@@ -40,6 +40,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <string>
@@ -273,6 +274,9 @@ int main(int Argc, char **Argv) {
   std::string Name = Argv[1], To = Argv[3];
   if (Status S = checkArrayName(Name.c_str()))
     return fail(S.message(), 2);
+  // Re-reading the source per group is the algorithm, not thrashing to
+  // warn about (the user's own IOPOLY_THRASH wins).
+  ::setenv("IOPOLY_THRASH", "0", /*overwrite=*/0);
   Config C;
   if (Status S = parseConfig(processEnv(), C))
     return fail(S.message(), 2);
