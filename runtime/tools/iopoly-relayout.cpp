@@ -87,12 +87,14 @@ Status readHeader(const std::string &Path, FileHeader &H) {
 }
 
 /// Gives the header of \p Path the array name \p Name (the new files were
-/// written as 'NAME.relayout') and syncs the file.
-Status renameInHeader(const std::string &Path, const std::string &Name) {
+/// written as 'NAME.relayout') and the old files' origin (a disk-resident
+/// global's files stay replaceable by its next run), and syncs the file.
+Status renameInHeader(const std::string &Path, const std::string &Name, const std::string &Origin) {
   FileHeader H;
   if (Status S = readHeader(Path, H))
     return S;
   H.Name = Name;
+  H.Origin = Origin;
   std::string Bytes = H.encode();
   int Fd = ::open(Path.c_str(), O_WRONLY | O_CLOEXEC);
   bool Ok = Fd >= 0 && ::pwrite(Fd, Bytes.data(), Bytes.size(), 0) == static_cast<ssize_t>(Bytes.size()) &&
@@ -338,7 +340,7 @@ int main(int Argc, char **Argv) {
   Status S;
   if (Ok)
     for (const std::string &Dir : Dirs)
-      if ((S = renameInHeader(arrayFileNames(Dir, Tmp).Data, Name)))
+      if ((S = renameInHeader(arrayFileNames(Dir, Tmp).Data, Name, H.Origin)))
         break;
   if (!Ok || S) {
     (void)removeArrayFiles(Dirs, Tmp);

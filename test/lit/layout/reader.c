@@ -13,7 +13,18 @@
 // RUN: %iopoly_run %t.reader cm | FileCheck %s --check-prefix=OK
 // RUN: %iopoly_run %iopoly_relayout V --to 0,1 | FileCheck %s --check-prefix=TOOL
 // RUN: %iopoly_run %t.reader rm | FileCheck %s --check-prefix=OK
+// The writer compiled with another choice (layout=off: V row-major), run
+// after the static build's files: they are replaced with a warning that
+// names both layouts (a global starts afresh every run); readers follow
+// the header.
+// RUN: %iopoly_run %t.writer
+// RUN: %iopoly_clang -O2 -fplugin-arg-iopoly-stripe=4K -fplugin-arg-iopoly-disks=4 -fplugin-arg-iopoly-layout=off %s -o %t.writer2
+// RUN: %iopoly_run %t.writer2 2>&1 | FileCheck %s --check-prefix=REPLACED
+// RUN: %iopoly_run %t.reader rm | FileCheck %s --check-prefix=OK
+// RUN: not %iopoly_run %t.reader cm 2>&1 | FileCheck %s --check-prefix=REFUSED2
 //
+// REPLACED: warning: disk-resident global 'V': the files of an earlier run have other settings ({{.*}}file layout: the file stores it in layout 1,0 (column-major), this program asks for layout 0,1 (row-major){{.*}}); they are replaced
+// REFUSED2: this program asks for layout 1,0 (column-major); convert the files with 'iopoly-relayout V --to 1,0'
 // HEADER: dims 300 200
 // HEADER-NEXT: layout 1 0
 // REFUSED: file layout: the file stores it in layout 1,0 (column-major), this program asks for layout 0,1 (row-major); convert the files with 'iopoly-relayout V --to 0,1'
