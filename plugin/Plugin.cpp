@@ -4,7 +4,8 @@
 //
 // Pipeline placement:
 //   pipeline start : iopoly-mark   (pragma names -> IR markers, before SROA
-//                                    removes the annotated allocas)
+//                                    removes the annotated allocas), then
+//                    iopoly-layout (file layouts, on the GEPs clang wrote)
 //   vectorizer start (clo, dro-l, dro-wp): Polly's preparation, the SCoP
 //                    transformation, Polly's code generation
 //   optimizer last : iopoly-globals, iopoly-lower, then a short cleanup
@@ -17,6 +18,7 @@
 #include "Support/Options.h"
 #include "Transform/DiskGlobals.h"
 #include "Transform/DistributeLoops.h"
+#include "Transform/FileLayout.h"
 #include "Transform/LowerDiskAccesses.h"
 #include "Transform/MarkDiskResident.h"
 
@@ -24,6 +26,7 @@
 #include "llvm/Passes/PassPlugin.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
 #include "llvm/Transforms/Scalar/GVN.h"
+#include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/InstCombine/InstCombine.h"
 #include "llvm/Support/raw_ostream.h"
@@ -94,9 +97,17 @@ void registerIOPolyPasses(PassBuilder &PB) {
                                                   : ScopTransform::DiskReuseWhole);
     });
   }
-  PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
+  PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel Level) {
     if (mode() != Mode::Off)
       MPM.addPass(MarkDiskResidentPass());
+    // File layouts (paper 1, sec. 4): loop counters promoted to registers
+    // first, so that scalar evolution sees the induction variables.
+    if (mode() != Mode::Off && layoutMode() != LayoutMode::Off) {
+      if (Level != OptimizationLevel::O0)
+        MPM.addPass(createModuleToFunctionPassAdaptor(SROAPass(SROAOptions::PreserveCFG)));
+      // -O0: requested layouts only (no trip counts to score with).
+      MPM.addPass(FileLayoutPass(/*Choose=*/Level != OptimizationLevel::O0));
+    }
     // `#pragma iopoly distribute` markers: loop metadata, or a remark.
     MPM.addPass(createModuleToFunctionPassAdaptor(DistributeMarksPass()));
   });

@@ -32,8 +32,9 @@
 
 /** Bumped whenever anything below changes layout or meaning.
  *  2: windows shared by sites (no per-window bounce buffer), source sites,
- *     the shape of disk-resident globals. */
-#define IOPOLY_ABI_VERSION 2
+ *     the shape of disk-resident globals.
+ *  3: the file layout of disk-resident globals (__iopoly_global_init). */
+#define IOPOLY_ABI_VERSION 3
 
 #ifdef __cplusplus
 extern "C" {
@@ -98,9 +99,15 @@ IOPOLY_API void __iopoly_window_release(struct iopoly_window *win);
  * array \p name with elements of \p elem_size bytes in \p ndims dimensions
  * \p dims, as declared (double A[1024][1024]: 8, 2, {1024, 1024}), so that
  * other programs can iopoly_open it; zero-filled, then \p init (NULL: all
- * zero) copied in. Stores its base address into *slot. */
+ * zero) copied in. Stores its base address into *slot. \p layout is the
+ * file layout the compiler chose (paper 1, section 4; iopoly_open_layout's
+ * meaning; NULL: row-major): the module then addresses the array as the
+ * permuted C array (double A[1024][512] in layout {1,0} is compiled as
+ * A'[512][1024], A'[j][i] for A[i][j]), whose bytes are the file's; the
+ * header records the declared dims and the layout, so that other programs
+ * see the declared shape. \p init is in the permuted order too. */
 IOPOLY_API void __iopoly_global_init(const char *name, size_t elem_size, int ndims, const size_t *dims,
-                                     const void *init, void **slot);
+                                     const int *layout, const void *init, void **slot);
 
 /* Module constructor: warns once if the striping the compiler assumed
  * (-fplugin-arg-iopoly-stripe/disks) differs from the runtime's. */

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Frontend/PragmaHandler.h"
+#include "Support/DiskResidentRegistry.h"
 
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Lex/Preprocessor.h"
@@ -122,6 +123,52 @@ void IOPolyPragmaHandler::handleDistribute(Preprocessor &PP, Token &First) {
   PP.EnterTokenStream(std::move(Owned), Out.size(), /*DisableMacroExpansion=*/true, /*IsReinject=*/true);
 }
 
+/// `#pragma iopoly layout(V, 1, 0)`: the file layout of disk-resident
+/// global V (paper 1, section 4), a permutation of its dimensions; checked
+/// against the array's rank by FileLayoutPass.
+void IOPolyPragmaHandler::handleLayout(Preprocessor &PP, Token &First) {
+  DiagnosticsEngine &D = PP.getDiagnostics();
+  Token Tok;
+  auto Error = [&](const char *Msg) {
+    D.Report(Tok.getLocation(), D.getCustomDiagID(DiagnosticsEngine::Error, "%0")) << Msg;
+    while (Tok.isNot(tok::eod) && Tok.isNot(tok::eof))
+      PP.Lex(Tok);
+  };
+  PP.Lex(Tok);
+  if (Tok.isNot(tok::l_paren))
+    return Error("expected '(' after '#pragma iopoly layout'");
+  PP.Lex(Tok);
+  if (Tok.isNot(tok::identifier))
+    return Error("expected the name of a disk-resident array in '#pragma iopoly layout(name, dims...)'");
+  LayoutPragma P;
+  P.Name = Tok.getIdentifierInfo()->getName().str();
+  P.Where = First.getLocation().printToString(PP.getSourceManager());
+  while (true) {
+    PP.Lex(Tok);
+    if (Tok.is(tok::r_paren))
+      break;
+    if (Tok.isNot(tok::comma))
+      return Error("expected ',' or ')' in '#pragma iopoly layout'");
+    PP.Lex(Tok);
+    uint64_t V = 0;
+    if (Tok.isNot(tok::numeric_constant) || !PP.parseSimpleIntegerLiteral(Tok, V))
+      return Error("expected a dimension number in '#pragma iopoly layout(name, dims...)'");
+    P.Perm.push_back(static_cast<unsigned>(V));
+    // parseSimpleIntegerLiteral has lexed the next token already.
+    if (Tok.is(tok::r_paren))
+      break;
+    if (Tok.isNot(tok::comma))
+      return Error("expected ',' or ')' in '#pragma iopoly layout'");
+    PP.EnterToken(Tok, /*IsReinject=*/true);
+  }
+  if (P.Perm.empty())
+    return Error("'#pragma iopoly layout' needs the array's dimensions in file order, e.g. layout(V, 1, 0)");
+  PP.Lex(Tok);
+  if (Tok.isNot(tok::eod))
+    return Error("extra tokens at the end of '#pragma iopoly layout'");
+  registerLayoutPragma(P);
+}
+
 std::vector<DiskResidentPragma> &pendingPragmas() {
   static std::vector<DiskResidentPragma> P;
   return P;
@@ -142,8 +189,11 @@ void IOPolyPragmaHandler::HandlePragma(Preprocessor &PP, PragmaIntroducer Introd
   PP.Lex(Tok);
   if (Tok.is(tok::identifier) && Tok.getIdentifierInfo()->getName() == "distribute")
     return handleDistribute(PP, First);
+  if (Tok.is(tok::identifier) && Tok.getIdentifierInfo()->getName() == "layout")
+    return handleLayout(PP, First);
   if (Tok.isNot(tok::identifier) || Tok.getIdentifierInfo()->getName() != "disk_resident")
-    return Error(Tok, "unknown '#pragma iopoly' directive; expected 'disk_resident(names...)' or 'distribute'");
+    return Error(Tok, "unknown '#pragma iopoly' directive; expected 'disk_resident(names...)', 'layout(name, "
+                      "dims...)' or 'distribute'");
   PP.Lex(Tok);
   if (Tok.isNot(tok::l_paren))
     return Error(Tok, "expected '(' after '#pragma iopoly disk_resident'");

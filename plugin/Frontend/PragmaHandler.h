@@ -33,6 +33,7 @@ class IOPolyPragmaHandler : public clang::PragmaHandler {
 public:
   IOPolyPragmaHandler();
   void handleDistribute(clang::Preprocessor &PP, clang::Token &First);
+  void handleLayout(clang::Preprocessor &PP, clang::Token &First);
   void HandlePragma(clang::Preprocessor &PP, clang::PragmaIntroducer Introducer, clang::Token &First) override;
 };
 

@@ -10,6 +10,7 @@
 #include "llvm/IR/Type.h"
 
 #include <mutex>
+#include <utility>
 
 namespace iopoly {
 
@@ -39,6 +40,19 @@ std::string annotationText(llvm::StringRef Name, const ArrayShape &Shape) {
       T += (K ? "x" : "") + std::to_string(Shape.Dims[K]);
   }
   return T;
+}
+
+static std::mutex LayoutMu;
+static std::vector<LayoutPragma> Layouts;
+
+void registerLayoutPragma(const LayoutPragma &P) {
+  std::lock_guard<std::mutex> L(LayoutMu);
+  Layouts.push_back(P);
+}
+
+std::vector<LayoutPragma> takeLayoutPragmas() {
+  std::lock_guard<std::mutex> L(LayoutMu);
+  return std::exchange(Layouts, {});
 }
 
 void parseAnnotation(llvm::StringRef Text, std::string &Name, ArrayShape &Shape) {

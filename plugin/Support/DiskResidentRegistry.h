@@ -55,6 +55,15 @@ void registerDiskResidentGlobal(const DiskResidentGlobal &G);
 /// Takes the globals recorded so far (IR side).
 std::vector<DiskResidentGlobal> takeDiskResidentGlobals();
 
+/// `#pragma iopoly layout(V, 1, 0)`: the file layout requested for array V.
+struct LayoutPragma {
+  std::string Name;
+  std::vector<unsigned> Perm;
+  std::string Where; ///< "file:line" of the pragma, for errors
+};
+void registerLayoutPragma(const LayoutPragma &P);
+std::vector<LayoutPragma> takeLayoutPragmas();
+
 /// The annotation text of a global: "iopoly.disk_resident:<name>" and, when
 /// the shape is known, ":<elem>:<d1>x<d2>...".
 std::string annotationText(llvm::StringRef Name, const ArrayShape &Shape);

@@ -128,6 +128,74 @@ static cl::opt<bool> ReverseOrderOpt("iopoly-debug-reverse-order", cl::Hidden,
                                      cl::desc("Schedule the locality sets in reverse (testing the legality check)"),
                                      cl::init(false), cl::cat(IOPolyCategory));
 
+static cl::opt<std::string> LayoutOpt("iopoly-layout",
+                                      cl::desc("File layouts of disk-resident arrays (paper 1, sec. 4): static (chosen "
+                                               "from the accesses at compile time), off (row-major), or per array "
+                                               "NAME:P0,P1[+NAME:...] (the others static); profile is not "
+                                               "implemented yet"),
+                                      cl::init("static"), cl::cat(IOPolyCategory));
+
+static cl::opt<std::string> LayoutProfileOpt("iopoly-layout-profile",
+                                             cl::desc("Counts of an instrumented run for layout=profile (not "
+                                                      "implemented yet)"),
+                                             cl::init(""), cl::cat(IOPolyCategory));
+
+/// Parses "V:1,0+W:2,0,1" (';' also separates); "" or why not.
+static std::string parseExplicitLayouts(StringRef Text, SmallVectorImpl<std::pair<std::string, SmallVector<unsigned, 4>>> &Out) {
+  SmallVector<StringRef, 4> Entries;
+  Text.split(Entries, '+', -1, /*KeepEmpty=*/false);
+  SmallVector<StringRef, 4> Split;
+  for (StringRef E : Entries)
+    E.split(Split, ';', -1, false);
+  for (StringRef E : Split) {
+    auto [Name, Perm] = E.split(':');
+    if (Name.empty() || Perm.empty())
+      return ("invalid value '" + Text + "' for iopoly option 'layout': '" + E +
+              "' is not NAME:P0,P1,... (expected static, off, profile or NAME:P0,P1[+NAME:...])")
+          .str();
+    SmallVector<StringRef, 4> Parts;
+    Perm.split(Parts, ',');
+    SmallVector<unsigned, 4> P;
+    for (StringRef X : Parts) {
+      unsigned V;
+      if (X.getAsInteger(10, V))
+        return ("invalid value '" + Text + "' for iopoly option 'layout': '" + X + "' in '" + E +
+                "' is not a dimension number")
+            .str();
+      P.push_back(V);
+    }
+    SmallVector<unsigned, 4> Sorted(P);
+    llvm::sort(Sorted);
+    for (unsigned K = 0; K < Sorted.size(); ++K)
+      if (Sorted[K] != K)
+        return ("invalid value '" + Text + "' for iopoly option 'layout': '" + Perm +
+                "' is not a permutation of the dimensions 0.." + std::to_string(Sorted.size() - 1))
+            .str();
+    Out.push_back({Name.str(), P});
+  }
+  return "";
+}
+
+LayoutMode layoutMode() {
+  if (LayoutOpt == "off")
+    return LayoutMode::Off;
+  return LayoutOpt == "static" || LayoutOpt.empty() ? LayoutMode::Static : LayoutMode::Explicit;
+}
+
+bool requestedLayout(StringRef Name, SmallVectorImpl<unsigned> &Perm) {
+  if (layoutMode() != LayoutMode::Explicit)
+    return false;
+  SmallVector<std::pair<std::string, SmallVector<unsigned, 4>>, 4> L;
+  if (!parseExplicitLayouts(LayoutOpt, L).empty())
+    return false;
+  for (auto &[N, P] : L)
+    if (N == Name) {
+      Perm.assign(P.begin(), P.end());
+      return true;
+    }
+  return false;
+}
+
 Mode mode() { return ModeOpt; }
 bool debugReverseOrder() { return ReverseOrderOpt; }
 bool printTiling() { return PrintTilingOpt; }
@@ -202,13 +270,14 @@ std::string applyPluginArg(StringRef Arg) {
   static const char *Known[] = {"mode",        "stripe",        "disks",      "hoist",     "granularity", "chunks",
                                 "max-splits",  "max-sets",      "buffer",     "reassociate", "tile-prefetch",
                                 "serpentine",  "mpi",           "mapping",    "map-local", "map-chunk",   "map-bthres",
-                                "map-alpha",   "map-beta",      "map-max-chunks", "topology"};
+                                "map-alpha",   "map-beta",      "map-max-chunks", "topology",  "layout",
+                                "layout-profile"};
   bool IsKnown = false;
   for (const char *K : Known)
     IsKnown |= Name == K;
   if (!IsKnown || (!Arg.contains('=') && !Switch))
     return ("unknown iopoly plugin argument '" + Arg +
-            "'; expected -fplugin-arg-iopoly-<name>=<value> with name one of mode, stripe, disks, hoist, granularity, chunks, max-splits, max-sets, buffer, reassociate, tile-prefetch, serpentine, mpi, mapping, map-local, map-chunk, map-bthres, map-alpha, map-beta, map-max-chunks, topology")
+            "'; expected -fplugin-arg-iopoly-<name>=<value> with name one of mode, stripe, disks, hoist, granularity, chunks, max-splits, max-sets, buffer, reassociate, tile-prefetch, serpentine, mpi, mapping, map-local, map-chunk, map-bthres, map-alpha, map-beta, map-max-chunks, topology, layout, layout-profile")
         .str();
   // Check enumerated values here: cl would print its own message first.
   if (Name == "mode") {
@@ -274,6 +343,21 @@ std::string applyPluginArg(StringRef Arg) {
     return "iopoly option '" + Name.str() + "' is a percentage (0 to 100)";
   if (Name == "map-max-chunks" && (MapMaxChunksOpt == 0 || MapMaxChunksOpt > 4096))
     return "iopoly option 'map-max-chunks' must be between 1 and 4096";
+  if (Name == "layout") {
+    if (LayoutOpt == "profile")
+      return "-fplugin-arg-iopoly-layout=profile (the profile-based layout choice of paper 1, section 4) is not "
+             "implemented yet: use layout=static (counts from the loops at compile time), off, or an explicit "
+             "NAME:P0,P1 per array";
+    SmallVector<std::pair<std::string, SmallVector<unsigned, 4>>, 4> L;
+    if (LayoutOpt != "static" && LayoutOpt != "off") {
+      std::string E = parseExplicitLayouts(LayoutOpt, L);
+      if (!E.empty())
+        return E;
+    }
+  }
+  if (Name == "layout-profile")
+    return "-fplugin-arg-iopoly-layout-profile: profile-based layout selection is not implemented yet (use "
+           "-fplugin-arg-iopoly-layout=static, off or NAME:P0,P1)";
   if (Name == "topology") {
     if (TopologyOpt.empty())
       return "iopoly option 'topology' needs the path of a topology file";

@@ -11,6 +11,7 @@
 #ifndef IOPOLY_PLUGIN_SUPPORT_OPTIONS_H
 #define IOPOLY_PLUGIN_SUPPORT_OPTIONS_H
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -69,6 +70,15 @@ struct MappingOptions {
 MappingOptions mappingOptions();
 /// -iopoly-map-print (hidden): the iteration chunks and tables on stderr.
 bool mappingPrint();
+
+/// -iopoly-layout: how the file layouts of disk-resident globals are chosen
+/// (paper 1, section 4): static (scored at compile time), off (row-major),
+/// or explicit per array ("V:1,0+W:2,0,1"; the others static). profile is
+/// reserved for the paper's profile-based variant and rejected for now.
+enum class LayoutMode { Off, Static, Explicit };
+LayoutMode layoutMode();
+/// The layout the option requests for array \p Name, if any.
+bool requestedLayout(llvm::StringRef Name, llvm::SmallVectorImpl<unsigned> &Perm);
 
 /// After every option is applied: "" or why they do not go together.
 std::string checkOptionCombination();

@@ -42,7 +42,7 @@ struct RuntimeABI {
   llvm::FunctionCallee Translate;     ///< ptr (ptr win, ptr p, i64 len, i32 mode, ptr site)
   llvm::FunctionCallee Commit;        ///< void ()
   llvm::FunctionCallee WindowRelease; ///< void (ptr win)
-  llvm::FunctionCallee GlobalInit;    ///< void (ptr name, i64 elem, i32 ndims, ptr dims, ptr init, ptr slot)
+  llvm::FunctionCallee GlobalInit;    ///< void (ptr name, i64 elem, i32 ndims, ptr dims, ptr layout, ptr init, ptr slot)
   llvm::FunctionCallee CheckStriping; ///< void (i64 stripe, i64 disks, ptr module)
   llvm::FunctionCallee Memset;        ///< void (ptr, i32, i64)
   llvm::FunctionCallee Memcpy;        ///< void (ptr, ptr, i64)

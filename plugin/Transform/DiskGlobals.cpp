@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "Transform/DiskGlobals.h"
 #include "Transform/DiskGlobalRefs.h"
+#include "Transform/FileLayout.h"
 #include "Support/DiskResidentRegistry.h"
 #include "Support/RuntimeABI.h"
 
@@ -61,10 +62,16 @@ static void rewriteGlobal(Module &M, GlobalVariable *G, RuntimeABI &ABI) {
         ArrayName = S->getString().str();
   Type *Ptr = PointerType::getUnqual(Ctx);
   bool Defined = !G->isDeclaration();
+  // A permuted array's slot names its layout: another file that declares
+  // the array extern (and addresses it row-major) then fails to link
+  // instead of reading elements transposed.
+  std::string SlotName = Name + ".iopoly";
+  for (unsigned P : layoutOf(*G))
+    SlotName += "." + std::to_string(P);
   auto *Slot = new GlobalVariable(M, Ptr, /*isConstant=*/false,
                                   Defined ? G->getLinkage() : GlobalValue::ExternalLinkage,
                                   Defined ? ConstantPointerNull::get(cast<PointerType>(Ptr)) : nullptr,
-                                  Name + ".iopoly");
+                                  SlotName);
   Slot->setMetadata(SlotMD, MDNode::get(Ctx, MDString::get(Ctx, ArrayName)));
   Slot->setMetadata(DiskResidentMD, G->getMetadata(DiskResidentMD));
 
@@ -106,8 +113,20 @@ static void rewriteGlobal(Module &M, GlobalVariable *G, RuntimeABI &ABI) {
     auto *DimT = ArrayType::get(B.getInt64Ty(), DimC.size());
     auto *Dims = new GlobalVariable(M, DimT, /*isConstant=*/true, GlobalValue::PrivateLinkage,
                                     ConstantArray::get(DimT, DimC), Name + ".iopoly.dims");
+    // The file layout chosen by FileLayoutPass (null: row-major).
+    Constant *LayoutArg = ConstantPointerNull::get(cast<PointerType>(Ptr));
+    SmallVector<unsigned, 4> Perm = layoutOf(*G);
+    if (!Perm.empty() && Perm.size() == Shape.Dims.size()) {
+      SmallVector<Constant *, 4> PC;
+      for (unsigned P : Perm)
+        PC.push_back(B.getInt32(P));
+      auto *PT = ArrayType::get(B.getInt32Ty(), PC.size());
+      LayoutArg = new GlobalVariable(M, PT, /*isConstant=*/true, GlobalValue::PrivateLinkage,
+                                     ConstantArray::get(PT, PC), Name + ".iopoly.layout");
+    }
     B.CreateCall(ABI.GlobalInit, {B.CreateGlobalStringPtr(ArrayName, "iopoly.name." + Name),
-                                  B.getInt64(Shape.ElemSize), B.getInt32(Shape.Dims.size()), Dims, InitArg, Slot});
+                                  B.getInt64(Shape.ElemSize), B.getInt32(Shape.Dims.size()), Dims, LayoutArg, InitArg,
+                                  Slot});
     B.CreateRetVoid();
     appendToGlobalCtors(M, Ctor, CtorPriority);
   }

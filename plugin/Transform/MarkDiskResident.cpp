@@ -6,6 +6,7 @@
 #include "Transform/MarkDiskResident.h"
 #include "Support/DiskResidentRegistry.h"
 #include "Support/RuntimeABI.h"
+#include "Transform/FileLayout.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
@@ -71,6 +72,28 @@ PreservedAnalyses MarkDiskResidentPass::run(Module &M, ModuleAnalysisManager &) 
           New->eraseFromParent();
       }
     }
+  }
+
+  // `#pragma iopoly layout(V, ...)`: a request on the global named V.
+  for (const LayoutPragma &P : takeLayoutPragmas()) {
+    GlobalVariable *Target = nullptr;
+    for (GlobalVariable &G : M.globals()) {
+      MDNode *N = G.getMetadata(DiskResidentMD);
+      auto *S = N && N->getNumOperands() ? dyn_cast<MDString>(N->getOperand(0)) : nullptr;
+      if (N && (G.getName() == P.Name || (S && S->getString() == P.Name)))
+        Target = &G;
+    }
+    if (!Target) {
+      Ctx.emitError("iopoly: " + P.Where + ": '#pragma iopoly layout' names '" + P.Name +
+                    "', which is not a disk-resident global array of this file (name it in '#pragma iopoly "
+                    "disk_resident' first)");
+      continue;
+    }
+    SmallVector<Metadata *, 4> Ops;
+    for (unsigned X : P.Perm)
+      Ops.push_back(ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(Ctx), X)));
+    Target->setMetadata(LayoutRequestMD, MDNode::get(Ctx, Ops));
+    Changed = true;
   }
 
   SmallVector<CallInst *, 8> Annotations;

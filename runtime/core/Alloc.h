@@ -21,7 +21,8 @@ namespace iopoly {
 Status allocArray(const char *Name, size_t Bytes, int Flags, ArrayOrigin Origin, void *&Out);
 /// The same for an array of \p NDims dimensions \p Dims of \p ElemSize-byte
 /// elements (a global keeps its declared shape in its file header).
-Status allocArray(const char *Name, size_t ElemSize, int NDims, const size_t *Dims, int Flags, ArrayOrigin Origin,
+Status allocArray(const char *Name, size_t ElemSize, int NDims, const size_t *Dims, const int *Layout, int Flags,
+                  ArrayOrigin Origin,
                   void *&Out);
 
 } // namespace iopoly

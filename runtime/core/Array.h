@@ -150,6 +150,11 @@ struct ArrayFileNames {
   std::string Data, DataTemp, Sums, SumsTemp, Lock;
 };
 ArrayFileNames arrayFileNames(const std::string &Dir, const std::string &Name);
+/// The marker iopoly-relayout writes in the first disk directory once the
+/// new files of \p Name are complete, before it renames them over the old.
+inline std::string relayoutMarker(const std::string &FirstDir, const std::string &Name) {
+  return FirstDir + "/" + Name + ".relayout-commit";
+}
 /// Removes every file of \p Name in \p Dirs (data, sums, temporaries; not
 /// the lock file or rescue files) and syncs the directories.
 Status removeArrayFiles(const std::vector<std::string> &Dirs, const std::string &Name);

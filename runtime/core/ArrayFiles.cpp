@@ -220,6 +220,13 @@ struct Existing {
 Status readExisting(Runtime &RT, iopoly_array &A, const Scan &Sc, const FileHeader &Want, bool IgnoreGeometry,
                     Existing &Out) {
   size_t T = A.Dirs.size();
+  // Some files may be new and some old: never mix them.
+  if (pathExists(relayoutMarker(A.Dirs.front(), A.Name)))
+    return Status::error(ErrorCode::Mismatch,
+                         format("array '%s': a conversion by iopoly-relayout was interrupted while it renamed "
+                                "the files ('%s' exists): run 'iopoly-relayout %s --to ...' again with the same "
+                                "layout to finish it",
+                                A.Name.c_str(), relayoutMarker(A.Dirs.front(), A.Name).c_str(), A.Name.c_str()));
   std::string FirstPath;
   for (size_t D = 0; D < T; ++D) {
     if (!Sc.Final[D])

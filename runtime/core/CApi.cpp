@@ -91,11 +91,11 @@ namespace iopoly {
 
 Status allocArray(const char *Name, size_t Bytes, int Flags, ArrayOrigin Origin, void *&Out) {
   size_t Dims[1] = {Bytes};
-  return allocArray(Name, 1, 1, Dims, Flags, Origin, Out);
+  return allocArray(Name, 1, 1, Dims, nullptr, Flags, Origin, Out);
 }
 
-Status allocArray(const char *Name, size_t ElemSize, int NDims, const size_t *Dims, int Flags, ArrayOrigin Origin,
-                  void *&Out) {
+Status allocArray(const char *Name, size_t ElemSize, int NDims, const size_t *Dims, const int *Layout, int Flags,
+                  ArrayOrigin Origin, void *&Out) {
   const char *Shown = Name ? Name : "(null)";
   size_t Bytes = ElemSize;
   for (int K = 0; K < NDims; ++K)
@@ -114,7 +114,7 @@ Status allocArray(const char *Name, size_t ElemSize, int NDims, const size_t *Di
                          format("array '%s': %zu bytes are more than the disk-resident address space (%zu bytes)",
                                 Shown, Bytes, static_cast<size_t>(iopoly_arena_size_)));
   iopoly_array *A = nullptr;
-  if (Status S = RT->open(Name, ElemSize, NDims, Dims, nullptr, Flags, A, Origin))
+  if (Status S = RT->open(Name, ElemSize, NDims, Dims, Layout, Flags, A, Origin))
     return S;
   void *Base = nullptr;
   if (Status S = arenaReserve(A, Bytes, Base)) {

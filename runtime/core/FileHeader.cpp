@@ -153,7 +153,14 @@ std::string FileHeader::mismatch(const FileHeader &O) const {
   if (O.Geo.Dims != Geo.Dims)
     return Diff("dims", O.Geo.dimsString(), Geo.dimsString());
   if (O.Geo.Layout != Geo.Layout)
-    return Diff("file layout", O.Geo.layoutString(), Geo.layoutString());
+    // Never reinterpreted: the same bytes mean other elements under another
+    // permutation. The message says how to get the wanted layout.
+    return format("file layout: the file stores it in layout %s (%s), this program asks for layout %s (%s); "
+                  "convert the files with 'iopoly-relayout %s --to %s', or open the array with layout %s "
+                  "(iopoly_open_layout, or compile with -fplugin-arg-iopoly-layout=%s:%s)",
+                  O.Geo.layoutString().c_str(), O.Geo.layoutName().c_str(), Geo.layoutString().c_str(),
+                  Geo.layoutName().c_str(), Name.c_str(), Geo.layoutString().c_str(), O.Geo.layoutString().c_str(),
+                  Name.c_str(), O.Geo.layoutString().c_str());
   if (O.Geo.StripeSize != Geo.StripeSize)
     return Diff("stripe size (IOPOLY_STRIPE)", std::to_string(O.Geo.StripeSize),
                 std::to_string(Geo.StripeSize));

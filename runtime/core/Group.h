@@ -92,7 +92,8 @@ MpiGlue *mpiGlue();
 /// has not called MPI_Init yet, gives the global its addresses in \p Slot
 /// and leaves the files to MPI_Init (the ranks then share it); returns
 /// false when the global is to be opened now as before.
-bool deferGlobal(const char *Name, size_t ElemSize, int NDims, const size_t *Dims, const void *Init, void **Slot);
+bool deferGlobal(const char *Name, size_t ElemSize, int NDims, const size_t *Dims, const int *Layout, const void *Init,
+                 void **Slot);
 
 } // namespace iopoly
 

@@ -76,6 +76,15 @@ std::string Geometry::layoutString() const {
   return S;
 }
 
+std::string Geometry::layoutName() const {
+  if (isRowMajor())
+    return "row-major";
+  bool Reversed = true;
+  for (size_t I = 0; I < Layout.size(); ++I)
+    Reversed &= Layout[I] == static_cast<int>(Layout.size() - 1 - I);
+  return Reversed ? "column-major" : "dimension order " + layoutString();
+}
+
 std::string Geometry::dimsString() const {
   std::string S;
   for (size_t I = 0; I < Dims.size(); ++I)

@@ -65,6 +65,8 @@ struct Geometry {
   bool isRowMajor() const;
   /// "0,1,2" style rendering of Layout.
   std::string layoutString() const;
+  /// "row-major", "column-major" (2-D) or "dimension order 2,0,1".
+  std::string layoutName() const;
   std::string dimsString() const;
 };
 

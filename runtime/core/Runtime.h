@@ -85,7 +85,8 @@ public:
   void setSharedWriteThrough(bool On) { Buffer->setSharedWriteThrough(On); }
   /// A disk-resident global of a program linked with libiopoly_mpi, before
   /// MPI_Init: addresses now, files at MPI_Init (openPendingShared).
-  Status createPending(const char *Name, size_t ElemSize, int NDims, const size_t *Dims, const void *Init,
+  Status createPending(const char *Name, size_t ElemSize, int NDims, const size_t *Dims, const int *Layout,
+                       const void *Init,
                        iopoly_array *&Out);
   /// Opens every pending global on \p G, collectively (inside MPI_Init).
   Status openPendingShared(const std::shared_ptr<Group> &G);

@@ -270,12 +270,13 @@ Status Runtime::syncCovered(const void *Comm) {
   return First;
 }
 
-Status Runtime::createPending(const char *Name, size_t ElemSize, int NDims, const size_t *Dims, const void *Init,
+Status Runtime::createPending(const char *Name, size_t ElemSize, int NDims, const size_t *Dims, const int *Layout,
+                              const void *Init,
                               iopoly_array *&Out) {
   if (Status S = checkArrayName(Name))
     return S;
   Geometry G;
-  if (Status S = Geometry::make(ElemSize, NDims, Dims, nullptr, C.StripeSize, C.numDisks(), G))
+  if (Status S = Geometry::make(ElemSize, NDims, Dims, Layout, C.StripeSize, C.numDisks(), G))
     return Status::error(format("array '%s': %s", Name, S.message().c_str()));
   std::lock_guard<std::mutex> L(RegistryMu);
   for (const iopoly_array *O : Open)
@@ -369,7 +370,8 @@ Status Runtime::openPendingAlone(iopoly_array *A) {
   return {};
 }
 
-bool deferGlobal(const char *Name, size_t ElemSize, int NDims, const size_t *Dims, const void *Init, void **Slot) {
+bool deferGlobal(const char *Name, size_t ElemSize, int NDims, const size_t *Dims, const int *Layout, const void *Init,
+                 void **Slot) {
   MpiGlue *G = mpiGlue();
   if (!G || G->active())
     return false;
@@ -377,7 +379,7 @@ bool deferGlobal(const char *Name, size_t ElemSize, int NDims, const size_t *Dim
   if (Status S = Runtime::get(RT))
     fatal(S.message());
   iopoly_array *A = nullptr;
-  if (Status S = RT->createPending(Name, ElemSize, NDims, Dims, Init, A))
+  if (Status S = RT->createPending(Name, ElemSize, NDims, Dims, Layout, Init, A))
     fatal(format("cannot create disk-resident global '%s': %s", Name, S.message().c_str()));
   *Slot = A->AllocBase;
   return true;

@@ -346,13 +346,14 @@ void __iopoly_commit(void) {
 
 void __iopoly_window_release(iopoly_window *W) { releaseHeld(W); }
 
-void __iopoly_global_init(const char *Name, size_t ElemSize, int NDims, const size_t *Dims, const void *Init,
-                          void **Slot) {
+void __iopoly_global_init(const char *Name, size_t ElemSize, int NDims, const size_t *Dims, const int *Layout,
+                          const void *Init, void **Slot) {
   // MPI programs (libiopoly_mpi): opened collectively at MPI_Init.
-  if (deferGlobal(Name, ElemSize, NDims, Dims, Init, Slot))
+  if (deferGlobal(Name, ElemSize, NDims, Dims, Layout, Init, Slot))
     return;
   void *P = nullptr;
-  if (Status S = allocArray(Name, ElemSize, NDims, Dims, IOPOLY_CREATE | IOPOLY_TRUNC, ArrayOrigin::Global, P))
+  if (Status S =
+          allocArray(Name, ElemSize, NDims, Dims, Layout, IOPOLY_CREATE | IOPOLY_TRUNC, ArrayOrigin::Global, P))
     fatal(format("cannot create disk-resident global '%s': %s", Name, S.message().c_str()));
   iopoly_array *A = iopoly_array_of(P);
   size_t Bytes = A->Geo.TotalBytes;

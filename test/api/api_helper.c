@@ -123,6 +123,46 @@ static int cmdOpen(char **Argv) {
   return iopoly_close(A) == 0 ? 0 : die("close");
 }
 
+/* Element (i, j) of the 2-D arrays of fill2d/check2d: its own coordinates,
+ * so that a layout mix-up shows as a wrong value. */
+static double value2d(size_t I, size_t J) { return (double)I * 100000.0 + (double)J + 0.5; }
+
+/* fill2d/check2d NAME ROWS COLS rm|cm: writes or checks every element of a
+ * 2-D array of doubles in the given file layout, through iopoly_offset. */
+static int cmdElements2d(const char *Name, size_t Rows, size_t Cols, const char *Layout, int Write) {
+  size_t Dims[2] = {Rows, Cols};
+  int ColMajor[2] = {1, 0};
+  iopoly_array *A = iopoly_open_layout(Name, sizeof(double), 2, Dims, !strcmp(Layout, "cm") ? ColMajor : NULL,
+                                       Write ? IOPOLY_CREATE | IOPOLY_TRUNC : IOPOLY_RDONLY);
+  if (!A)
+    return expected("iopoly_open");
+  size_t S = iopoly_block_size();
+  for (size_t I = 0; I < Rows; ++I)
+    for (size_t J = 0; J < Cols; ++J) {
+      size_t Index[2] = {I, J};
+      size_t Off = iopoly_offset(A, Index);
+      unsigned char *P = iopoly_attach(A, Off / S, Write ? IOPOLY_WRITE : IOPOLY_READ);
+      if (!P)
+        return die("attach");
+      double V;
+      if (Write) {
+        V = value2d(I, J);
+        memcpy(P + Off % S, &V, sizeof V);
+      } else {
+        memcpy(&V, P + Off % S, sizeof V);
+        if (V != value2d(I, J)) {
+          fprintf(stderr, "api_helper: %s[%zu][%zu] is %g, expected %g\n", Name, I, J, V, value2d(I, J));
+          return 1;
+        }
+      }
+      iopoly_release(A, Off / S);
+    }
+  if (iopoly_close(A) != 0)
+    return die("close");
+  printf("%s %zu elements\n", Write ? "wrote" : "checked", Rows * Cols);
+  return 0;
+}
+
 static int cmdOutOfRange(const char *Name, size_t Rows, size_t Cols) {
   iopoly_array *A = openShape(Name, Rows, Cols, IOPOLY_CREATE);
   if (!A)
@@ -475,6 +515,8 @@ int main(int Argc, char **Argv) {
     return cmdVerify(A[1], arg(A[2]), arg(A[3]), (unsigned)arg(A[4]));
   if (!strcmp(Cmd, "open") && Argc == 8)
     return cmdOpen(A);
+  if ((!strcmp(Cmd, "fill2d") || !strcmp(Cmd, "check2d")) && Argc == 6)
+    return cmdElements2d(A[1], arg(A[2]), arg(A[3]), A[4], !strcmp(Cmd, "fill2d"));
   if (!strcmp(Cmd, "out-of-range") && Argc == 5)
     return cmdOutOfRange(A[1], arg(A[2]), arg(A[3]));
   if (!strcmp(Cmd, "release-unattached") && Argc == 5)

@@ -30,6 +30,7 @@ config.substitutions.append(("%clang_iopoly", "%s -fplugin=%s -I%s" % (clang, co
 config.substitutions.append(("%opt_iopoly", "%s -load-pass-plugin=%s" % (opt, config.iopoly_plugin)))
 config.substitutions.append(("%iopoly_clang", os.path.join(config.iopoly_bindir, "iopoly-clang")))
 config.substitutions.append(("%iopoly_include", config.iopoly_include))
+config.substitutions.append(("%iopoly_relayout", os.path.join(config.iopoly_bindir, "iopoly-relayout")))
 # A private data directory per test; small stripes so that tests cross them.
 config.substitutions.append(("%iopoly_run",
     "env IOPOLY_DIR=%t.data IOPOLY_DISKS=4 IOPOLY_STRIPE=4K IOPOLY_BUFFER=256K IOPOLY_DISK_MODEL=none"))

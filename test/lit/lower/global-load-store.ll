@@ -59,6 +59,6 @@ define void @put(i64 %i, i32 %x) {
 }
 
 ; CHECK-LABEL: define internal void @iopoly.init.A()
-; CHECK: call void @__iopoly_global_init(ptr @iopoly.name.A, i64 8, i32 1, ptr @A.iopoly.dims, ptr null, ptr @A.iopoly)
+; CHECK: call void @__iopoly_global_init(ptr @iopoly.name.A, i64 8, i32 1, ptr @A.iopoly.dims, ptr null, ptr null, ptr @A.iopoly)
 ; CHECK-LABEL: define internal void @iopoly.init.Init()
-; CHECK: call void @__iopoly_global_init(ptr @iopoly.name.Init, i64 4, i32 1, ptr @Init.iopoly.dims, ptr @Init.iopoly.init, ptr @Init.iopoly)
+; CHECK: call void @__iopoly_global_init(ptr @iopoly.name.Init, i64 4, i32 1, ptr @Init.iopoly.dims, ptr null, ptr @Init.iopoly.init, ptr @Init.iopoly)

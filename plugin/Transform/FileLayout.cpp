@@ -1,0 +1,387 @@
+//===- FileLayout.cpp - File layout selection (paper 1, section 4) ---------===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+#include "Transform/FileLayout.h"
+#include "Analysis/LayoutChoice.h"
+#include "Support/DiskResidentRegistry.h"
+#include "Support/Options.h"
+
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/ReplaceConstant.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/Local.h"
+
+#define DEBUG_TYPE "iopoly"
+
+using namespace llvm;
+
+namespace iopoly {
+
+/// Trip count assumed for a loop whose count scalar evolution cannot bound
+/// (the weights only compare accesses with each other).
+static constexpr double RepresentativeTrips = 100;
+
+SmallVector<unsigned, 4> layoutOf(const GlobalVariable &G) {
+  SmallVector<unsigned, 4> P;
+  if (MDNode *N = G.getMetadata(LayoutMD))
+    for (const MDOperand &Op : N->operands())
+      if (auto *C = mdconst::dyn_extract_or_null<ConstantInt>(Op))
+        P.push_back(static_cast<unsigned>(C->getZExtValue()));
+  return P;
+}
+
+namespace {
+
+/// One load or store of an element, with its subscripts in array order.
+struct ElementAccess {
+  Instruction *I;
+  SmallVector<Value *, 4> Index;
+};
+
+/// The array as its IR type nests: Levels[k] is the type indexed by
+/// subscript k (Levels[0] the whole array, Levels[m] the element).
+struct ArrayForm {
+  SmallVector<Type *, 5> Levels;
+  SmallVector<uint64_t, 4> Dims;
+  unsigned rank() const { return Dims.size(); }
+  Type *elem() const { return Levels.back(); }
+};
+
+bool formOf(Type *T, ArrayForm &F) {
+  while (auto *AT = dyn_cast<ArrayType>(T)) {
+    F.Levels.push_back(AT);
+    F.Dims.push_back(AT->getNumElements());
+    T = AT->getElementType();
+  }
+  F.Levels.push_back(T);
+  return F.rank() >= 2 && !T->isAggregateType();
+}
+
+std::string describeUse(const User *U) {
+  if (auto *CB = dyn_cast<CallBase>(U)) {
+    const Function *Callee = CB->getCalledFunction();
+    return Callee ? "its address is passed to function '" + Callee->getName().str() +
+                        "', which is compiled without the layout choice"
+                  : std::string("its address is passed to an indirect call");
+  }
+  if (isa<StoreInst>(U))
+    return "its address is stored to memory";
+  if (isa<GetElementPtrInst>(U))
+    return "pointer arithmetic walks it other than by its dimensions";
+  if (isa<Constant>(U))
+    return "its address is used in the initializer of another global";
+  if (auto *I = dyn_cast<Instruction>(U))
+    return std::string("its address is used by a '") + I->getOpcodeName() + "' instruction";
+  return "its address is used in a way the pass does not follow";
+}
+
+/// Follows every use of \p G through GEPs that index its dimensions down to
+/// loads and stores of elements. Returns "" or why the layout cannot change.
+std::string collectAccesses(GlobalVariable &G, const ArrayForm &F, std::vector<ElementAccess> &Out) {
+  struct Item {
+    Value *Ptr;
+    unsigned Level;
+    SmallVector<Value *, 4> Prefix;
+  };
+  unsigned M = F.rank();
+  Type *I64 = Type::getInt64Ty(G.getContext());
+  SmallVector<Item, 16> Work{{&G, 0, {}}};
+  auto Complete = [&](const Item &It, Instruction *I) {
+    ElementAccess A{I, It.Prefix};
+    while (A.Index.size() < M)
+      A.Index.push_back(ConstantInt::get(I64, 0));
+    Out.push_back(std::move(A));
+  };
+  while (!Work.empty()) {
+    Item It = Work.pop_back_val();
+    for (User *U : It.Ptr->users()) {
+      if (auto *GEP = dyn_cast<GetElementPtrInst>(U)) {
+        if (GEP->getPointerOperand() != It.Ptr)
+          return describeUse(U);
+        unsigned K = It.Level;
+        while (K < F.Levels.size() && F.Levels[K] != GEP->getSourceElementType())
+          ++K;
+        auto *First = dyn_cast<ConstantInt>(GEP->getOperand(1));
+        unsigned NewLevel = K + GEP->getNumIndices() - 1;
+        if (K == F.Levels.size() || !First || !First->isZero() || NewLevel > M)
+          return "pointer arithmetic walks it other than by its dimensions";
+        Item Next{GEP, NewLevel, It.Prefix};
+        while (Next.Prefix.size() < K)
+          Next.Prefix.push_back(ConstantInt::get(I64, 0));
+        for (unsigned Op = 2; Op <= GEP->getNumIndices(); ++Op)
+          Next.Prefix.push_back(GEP->getOperand(Op));
+        Work.push_back(std::move(Next));
+      } else if (auto *L = dyn_cast<LoadInst>(U)) {
+        if (L->getType() != F.elem())
+          return "it is read as another type than its elements";
+        Complete(It, L);
+      } else if (auto *S = dyn_cast<StoreInst>(U)) {
+        if (S->getValueOperand() == It.Ptr)
+          return describeUse(U);
+        if (S->getValueOperand()->getType() != F.elem())
+          return "it is written as another type than its elements";
+        Complete(It, S);
+      } else {
+        return describeUse(U);
+      }
+    }
+  }
+  return "";
+}
+
+/// Per subscript, the depth of the innermost loop around \p A in which it
+/// varies; the weight is the product of the loops' trip counts.
+LayoutAccess describeAccess(const ElementAccess &A, LoopInfo &LI, ScalarEvolution &SE) {
+  LayoutAccess R;
+  Loop *Inner = LI.getLoopFor(A.I->getParent());
+  for (Value *V : A.Index) {
+    unsigned Depth = 0;
+    if (SE.isSCEVable(V->getType())) {
+      const SCEV *S = SE.getSCEV(V);
+      for (Loop *L = Inner; L; L = L->getParentLoop())
+        if (!SE.isLoopInvariant(S, L)) {
+          Depth = L->getLoopDepth();
+          break;
+        }
+    } else if (Inner && !isa<Constant>(V)) {
+      Depth = Inner->getLoopDepth();
+    }
+    R.Depth.push_back(Depth);
+  }
+  for (Loop *L = Inner; L; L = L->getParentLoop()) {
+    unsigned T = SE.getSmallConstantTripCount(L);
+    if (!T)
+      T = SE.getSmallConstantMaxTripCount(L);
+    // Counted at the exit test: in a loop not yet rotated (the pass runs
+    // early) the test is in the header, which runs once more than the body.
+    if (T > 1 && L->getExitingBlock() == L->getHeader() && A.I->getParent() != L->getHeader())
+      --T;
+    R.Weight *= T ? static_cast<double>(T) : RepresentativeTrips;
+  }
+  return R;
+}
+
+std::string arrayName(const GlobalVariable &G) {
+  if (MDNode *N = G.getMetadata(DiskResidentMD))
+    if (N->getNumOperands())
+      if (auto *S = dyn_cast<MDString>(N->getOperand(0)))
+        return S->getString().str();
+  return G.getName().str();
+}
+
+std::string layoutText(ArrayRef<unsigned> P) {
+  std::string S;
+  for (unsigned I = 0; I < P.size(); ++I)
+    S += (I ? "," : "") + std::to_string(P[I]);
+  bool Row = true, Col = true;
+  for (unsigned I = 0; I < P.size(); ++I) {
+    Row &= P[I] == I;
+    Col &= P[I] == P.size() - 1 - I;
+  }
+  return S + (Row ? " (row-major)" : Col ? " (column-major)" : "");
+}
+
+Constant *permutedInit(Constant *Init, const ArrayForm &F, const ArrayForm &NF, ArrayRef<unsigned> Perm, unsigned K,
+                       SmallVectorImpl<unsigned> &Idx) {
+  if (K == F.rank()) {
+    Constant *C = Init;
+    for (unsigned D = 0; D < F.rank(); ++D)
+      C = C->getAggregateElement(Idx[D]);
+    return C;
+  }
+  SmallVector<Constant *, 64> Elems;
+  for (uint64_t N = 0; N < F.Dims[Perm[K]]; ++N) {
+    Idx[Perm[K]] = static_cast<unsigned>(N);
+    Elems.push_back(permutedInit(Init, F, NF, Perm, K + 1, Idx));
+  }
+  return ConstantArray::get(cast<ArrayType>(NF.Levels[K]), Elems);
+}
+
+/// Replaces \p G by the permuted array and every access by one through it.
+void permute(Module &M, GlobalVariable &G, const ArrayForm &F, ArrayRef<unsigned> Perm,
+             std::vector<ElementAccess> &Accesses) {
+  LLVMContext &Ctx = M.getContext();
+  const DataLayout &DL = M.getDataLayout();
+  ArrayForm NF;
+  Type *T = F.elem();
+  for (unsigned K = F.rank(); K-- > 0;)
+    T = ArrayType::get(T, F.Dims[Perm[K]]);
+  formOf(T, NF);
+  Constant *Init = nullptr;
+  if (G.hasInitializer()) {
+    if (G.getInitializer()->isNullValue()) {
+      Init = Constant::getNullValue(T);
+    } else {
+      SmallVector<unsigned, 4> Idx(F.rank());
+      Init = permutedInit(G.getInitializer(), F, NF, Perm, 0, Idx);
+    }
+  }
+  auto *NG = new GlobalVariable(M, T, G.isConstant(), G.getLinkage(), Init, G.getName() + ".permuted", &G,
+                                G.getThreadLocalMode(), G.getAddressSpace(), G.isExternallyInitialized());
+  NG->copyAttributesFrom(&G);
+  // The declared shape travels with the array: the file header records it.
+  ArrayShape Shape = shapeOfNode(G.getMetadata(DiskResidentMD));
+  if (!Shape.ElemSize) {
+    Shape.ElemSize = DL.getTypeAllocSize(F.elem());
+    Shape.Dims.assign(F.Dims.begin(), F.Dims.end());
+  }
+  NG->setMetadata(DiskResidentMD, diskResidentNode(Ctx, arrayName(G), Shape));
+  SmallVector<Metadata *, 4> P;
+  for (unsigned X : Perm)
+    P.push_back(ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(Ctx), X)));
+  NG->setMetadata(LayoutMD, MDNode::get(Ctx, P));
+
+  SmallVector<WeakTrackingVH, 16> Dead;
+  Type *I64 = Type::getInt64Ty(Ctx);
+  for (ElementAccess &A : Accesses) {
+    IRBuilder<> B(A.I);
+    SmallVector<Value *, 5> Idx{ConstantInt::get(I64, 0)};
+    for (unsigned K = 0; K < F.rank(); ++K)
+      Idx.push_back(A.Index[Perm[K]]);
+    Value *Ptr = B.CreateInBoundsGEP(T, NG, Idx, "permuted");
+    unsigned Op = isa<LoadInst>(A.I) ? LoadInst::getPointerOperandIndex() : StoreInst::getPointerOperandIndex();
+    Value *Old = A.I->getOperand(Op);
+    A.I->setOperand(Op, Ptr);
+    if (isa<Instruction>(Old))
+      Dead.push_back(Old);
+  }
+  RecursivelyDeleteTriviallyDeadInstructionsPermissive(Dead);
+  std::string Name = G.getName().str();
+  if (!G.use_empty()) {
+    // Every use was an access rewritten above; two copies of the array
+    // would silently diverge.
+    Ctx.emitError("iopoly: internal error: uses of '" + Name + "' remain after its file layout was changed");
+    return;
+  }
+  G.eraseFromParent();
+  NG->setName(Name);
+}
+
+} // namespace
+
+PreservedAnalyses FileLayoutPass::run(Module &M, ModuleAnalysisManager &MAM) {
+  if (layoutMode() == LayoutMode::Off)
+    return PreservedAnalyses::all();
+  SmallVector<GlobalVariable *, 4> Targets;
+  for (GlobalVariable &G : M.globals())
+    if (G.getMetadata(DiskResidentMD) && !G.isDeclaration() && !G.getMetadata(LayoutMD))
+      Targets.push_back(&G);
+  if (Targets.empty())
+    return PreservedAnalyses::all();
+  auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  LLVMContext &Ctx = M.getContext();
+  bool Changed = false;
+  for (GlobalVariable *G : Targets) {
+    ArrayForm F;
+    if (!formOf(G->getValueType(), F))
+      continue; // one dimension (or an array of structs): nothing to permute
+    std::string Name = arrayName(*G);
+    // A request: the pragma's (metadata), else the option's.
+    SmallVector<unsigned, 4> Requested;
+    std::string RequestFrom;
+    if (MDNode *N = G->getMetadata(LayoutRequestMD)) {
+      for (const MDOperand &Op : N->operands())
+        if (auto *C = mdconst::dyn_extract_or_null<ConstantInt>(Op))
+          Requested.push_back(static_cast<unsigned>(C->getZExtValue()));
+      RequestFrom = "#pragma iopoly layout";
+    } else if (requestedLayout(Name, Requested)) {
+      RequestFrom = "-fplugin-arg-iopoly-layout";
+    }
+    if (!Requested.empty()) {
+      SmallVector<unsigned, 4> Sorted(Requested);
+      llvm::sort(Sorted);
+      bool IsPerm = Sorted.size() == F.rank();
+      for (unsigned K = 0; IsPerm && K < Sorted.size(); ++K)
+        IsPerm = Sorted[K] == K;
+      if (!IsPerm) {
+        Ctx.emitError("iopoly: " + RequestFrom + " asks for layout " + permString({Requested.begin(), Requested.end()}) +
+                      " of '" + Name + "', which has " + std::to_string(F.rank()) +
+                      " dimensions: expected a permutation of 0.." + std::to_string(F.rank() - 1));
+        continue;
+      }
+    }
+    convertUsersOfConstantsToInstructions({G});
+    std::vector<ElementAccess> Accesses;
+    std::string Escape = collectAccesses(*G, F, Accesses);
+    Instruction *Anchor = Accesses.empty() ? nullptr : Accesses.front().I;
+    if (!Anchor)
+      for (User *U : G->users())
+        if ((Anchor = dyn_cast<Instruction>(U)))
+          break;
+    auto Remark = [&](auto Make) {
+      if (!Anchor)
+        return;
+      OptimizationRemarkEmitter ORE(Anchor->getFunction());
+      ORE.emit(Make);
+    };
+    if (mpiEnabled())
+      Escape = "arrays shared by MPI ranks keep row-major (the layout choice does not cover distributed programs)";
+    if (!Escape.empty()) {
+      if (!Requested.empty()) {
+        Ctx.emitError("iopoly: cannot store '" + Name + "' in layout " + layoutText(Requested) + " as " +
+                      RequestFrom + " asks: " + Escape);
+        continue;
+      }
+      Remark([&] {
+        return OptimizationRemarkMissed(DEBUG_TYPE, "LayoutKept", Anchor)
+               << "file layout of '" << Name << "': kept row-major because " << Escape;
+      });
+      continue;
+    }
+    std::vector<LayoutAccess> Described;
+    for (const ElementAccess &A : Accesses) {
+      Function &Fn = *A.I->getFunction();
+      Described.push_back(
+          describeAccess(A, FAM.getResult<LoopAnalysis>(Fn), FAM.getResult<ScalarEvolutionAnalysis>(Fn)));
+    }
+    LayoutChoice C = chooseLayout(F.rank(), Described);
+    std::string Scores;
+    raw_string_ostream SS(Scores);
+    for (unsigned I = 0; I < C.Candidates.size(); ++I) {
+      const LayoutScore &S = C.Candidates[I];
+      SS << (I ? "; " : "") << permString(S.Perm) << ": " << format("%.0f", S.Along) << " along, "
+         << format("%.0f", S.Against) << " against";
+    }
+    SS << "; other: " << format("%.0f", C.Other);
+    std::vector<unsigned> Chosen = C.Candidates[C.Chosen].Perm;
+    std::string Why;
+    if (!Requested.empty()) {
+      Chosen.assign(Requested.begin(), Requested.end());
+      Why = "requested by " + RequestFrom;
+    } else if (!Choose) {
+      continue; // -O0: row-major unless asked
+    } else if (C.Candidates[0].Along + C.Candidates[0].Against == 0) {
+      Why = "no access walks it in a loop";
+    } else if (C.Chosen == 0 && llvm::any_of(C.Candidates, [&](const LayoutScore &S) {
+                 return &S != &C.Candidates[0] && S.Along == C.Candidates[0].Along;
+               })) {
+      Why = "another layout has as many accesses stride-1 in the file (ties keep row-major)";
+    } else {
+      Why = "most accesses (weighted by the trip counts of their loops) are stride-1 in the file";
+    }
+    bool RowMajor = true;
+    for (unsigned K = 0; K < Chosen.size(); ++K)
+      RowMajor &= Chosen[K] == K;
+    Remark([&] {
+      return OptimizationRemark(DEBUG_TYPE, "Layout", Anchor)
+             << "file layout of '" << Name << "': " << layoutText(Chosen) << ", " << Why
+             << " (statement instances along / against each layout: " << Scores << ")";
+    });
+    if (RowMajor)
+      continue;
+    permute(M, *G, F, Chosen, Accesses);
+    Changed = true;
+  }
+  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+} // namespace iopoly
