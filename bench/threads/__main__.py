@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""python3 -m bench.threads - locality sets on threads (paper 1, section 5).
+
+Runs setsbench (bench/threads/setsbench.c) for every workload (sweep, halo,
+wave), map (disks, units), buffer (1/8, 1/32 of the data), disk model (hdd,
+ssd) and thread count (1, 2, 4, 8) under the g and naive policies, and
+writes bench/results/threads.md and bench/results/raw/threads.json. Every
+output must equal the single-thread run's; a difference makes the tool exit
+with status 1 after writing the report. Progress goes to stderr.
+
+  python3 -m bench.threads [--quick] [--reps N] [--build DIR] [--out DIR] [--workdir DIR]
+"""
+import argparse
+import json
+import os
+import platform
+import sys
+import tempfile
+
+from bench import common
+from bench.threads import report, run
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python3 -m bench.threads", description=__doc__.splitlines()[0])
+    ap.add_argument("--build", default=os.path.join(common.ROOT, "build"))
+    ap.add_argument("--out", default=os.path.join(common.ROOT, "bench", "results"))
+    ap.add_argument("--workdir", default=None, help="where the disk directories go (default: a temporary one)")
+    ap.add_argument("--reps", type=int, default=3, help="runs per multi-thread configuration (median kept)")
+    ap.add_argument("--quick", action="store_true", help="64 units instead of 256")
+    a = ap.parse_args(argv)
+    exe = os.path.join(a.build, "bench", "setsbench")
+    if not os.path.exists(exe):
+        sys.exit(f"bench.threads: {exe} does not exist: build the setsbench target first")
+    work = a.workdir or tempfile.mkdtemp(prefix="iopoly-threads-")
+    os.makedirs(work, exist_ok=True)
+    runs = run.run_all(exe, work, a.reps, a.quick)
+    command = "scripts/bench-threads.sh" + (" --quick" if a.quick else "") + (f" --reps {a.reps}" if a.reps != 3 else "")
+    machine = f"{platform.machine()}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f} at the end"
+    text, ok = report.render(runs, command, machine)
+    os.makedirs(os.path.join(a.out, "raw"), exist_ok=True)
+    with open(os.path.join(a.out, "threads.md"), "w") as f:
+        f.write(text)
+    with open(os.path.join(a.out, "raw", "threads.json"), "w") as f:
+        json.dump({"command": command, "runs": runs}, f, indent=1)
+    common.log(f"wrote {os.path.join(a.out, 'threads.md')}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
