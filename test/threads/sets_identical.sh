@@ -18,6 +18,10 @@ for kind in sweep halo wave; do
     # A buffer of 12 stripes: at most three sets of halo (4 stripes each)
     # fit together; wave's sets also share their neighbours' stripes.
     want=$(IOPOLY_BUFFER=48K IOPOLY_THREADS=1 "$prog" $kind 24 1 $map)
+    case $want in
+      [0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]) ;;
+      *) echo "FAIL: $kind $map: no checksum from the sequential run: '$want'"; exit 1 ;;
+    esac
     for threads in 1 2 4 8; do
       for sched in g naive; do
         got=$(IOPOLY_BUFFER=48K IOPOLY_THREADS=$threads IOPOLY_SCHED=$sched "$prog" $kind 24 1 $map "$tmp/s.json")
