@@ -9,6 +9,7 @@ output must equal the single-thread run's; a difference makes the tool exit
 with status 1 after writing the report. Progress goes to stderr.
 
   python3 -m bench.threads [--quick] [--reps N] [--build DIR] [--out DIR] [--workdir DIR]
+  python3 -m bench.threads --render-only   # re-render threads.md from raw/threads.json
 """
 import argparse
 import json
@@ -28,7 +29,16 @@ def main(argv=None):
     ap.add_argument("--workdir", default=None, help="where the disk directories go (default: a temporary one)")
     ap.add_argument("--reps", type=int, default=3, help="runs per multi-thread configuration (median kept)")
     ap.add_argument("--quick", action="store_true", help="64 units instead of 256")
+    ap.add_argument("--render-only", action="store_true", help="re-render the report from raw/threads.json")
     a = ap.parse_args(argv)
+    raw = os.path.join(a.out, "raw", "threads.json")
+    if a.render_only:
+        with open(raw) as f:
+            saved = json.load(f)
+        text, ok = report.render(saved["runs"], saved["command"], saved.get("machine", "(not recorded)"))
+        with open(os.path.join(a.out, "threads.md"), "w") as f:
+            f.write(text)
+        return 0 if ok else 1
     exe = os.path.join(a.build, "bench", "setsbench")
     if not os.path.exists(exe):
         sys.exit(f"bench.threads: {exe} does not exist: build the setsbench target first")
@@ -41,8 +51,8 @@ def main(argv=None):
     os.makedirs(os.path.join(a.out, "raw"), exist_ok=True)
     with open(os.path.join(a.out, "threads.md"), "w") as f:
         f.write(text)
-    with open(os.path.join(a.out, "raw", "threads.json"), "w") as f:
-        json.dump({"command": command, "runs": runs}, f, indent=1)
+    with open(raw, "w") as f:
+        json.dump({"command": command, "machine": machine, "runs": runs}, f, indent=1)
     common.log(f"wrote {os.path.join(a.out, 'threads.md')}")
     return 0 if ok else 1
 
