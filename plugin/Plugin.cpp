@@ -19,6 +19,7 @@
 #include "Transform/DistributeLoops.h"
 #include "Transform/LowerDiskAccesses.h"
 #include "Transform/MarkDiskResident.h"
+#include "Transform/ParallelTasks.h"
 
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
@@ -33,6 +34,8 @@ using namespace llvm;
 namespace iopoly {
 
 static void addLoweringPipeline(ModulePassManager &MPM, OptimizationLevel Level) {
+  if (threadsEnabled())
+    MPM.addPass(ParallelTasksPass());
   MPM.addPass(DiskGlobalsPass());
   MPM.addPass(LowerDiskAccessesPass());
   if (Level == OptimizationLevel::O0)

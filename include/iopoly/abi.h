@@ -27,13 +27,15 @@
 #include "iopoly.h"
 #include "iopoly/tiling.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 /** Bumped whenever anything below changes layout or meaning.
  *  2: windows shared by sites (no per-window bounce buffer), source sites,
  *     the shape of disk-resident globals.
- *  3: locality sets run as tasks (struct iopoly_set_table, __iopoly_run_sets). */
+ *  3: locality sets run as tasks (struct iopoly_set_table, __iopoly_run_sets,
+ *     __iopoly_par_*). */
 #define IOPOLY_ABI_VERSION 3
 
 #ifdef __cplusplus
@@ -142,6 +144,21 @@ struct iopoly_set_table {
  * a message naming table->where. */
 IOPOLY_API void __iopoly_run_sets(const struct iopoly_set_table *table, void (*body)(void *ctx, uint32_t set),
                                   void *ctx);
+
+/* Parallel loops of restructured code (-fplugin-arg-iopoly-threads=on):
+ * Polly's OpenMP code generation emits the GOMP work-sharing protocol and
+ * the plugin points its four calls here (runtime/sched/ParallelLoop.h).
+ * __iopoly_par_start makes the iterations start, start + incr, ... < end
+ * tasks and starts IOPOLY_THREADS - 1 threads that call fn(data); the
+ * caller then calls fn(data) too, and __iopoly_par_end when it returns.
+ * Inside fn, __iopoly_par_next gives the calling thread its next iteration
+ * ([*lo, *hi)), chosen by the IOPOLY_SCHED policy from the disk maps of the
+ * region's tiles, or returns false when none is left. nthreads is ignored. */
+IOPOLY_API void __iopoly_par_start(void (*fn)(void *), void *data, unsigned nthreads, long start, long end,
+                                   long incr);
+IOPOLY_API bool __iopoly_par_next(long *lo, long *hi);
+IOPOLY_API void __iopoly_par_end_nowait(void);
+IOPOLY_API void __iopoly_par_end(void);
 
 /* memset/memcpy/memmove on memory that may be disk-resident. */
 IOPOLY_API void __iopoly_memset(void *dst, int value, size_t n);

@@ -19,18 +19,18 @@ namespace iopoly::sched {
 
 namespace {
 
-struct Totals {
+struct Totals : RunTotals {
   std::mutex Mu;
   unsigned Threads = 0;
   std::string Policy;
-  uint64_t Regions = 0, Sets = 0, DisksInUseSum = 0, CapacityWaits = 0, MaxPinned = 0;
-  unsigned DisksInUseMax = 0, MaxRunning = 0;
 };
 
 Totals &totals() {
   static Totals *T = new Totals; // never destroyed: the stats are written at exit
   return *T;
 }
+
+} // namespace
 
 unsigned threadsToUse(const Config &C) {
   if (C.Threads)
@@ -39,7 +39,19 @@ unsigned threadsToUse(const Config &C) {
   return N ? N : 1;
 }
 
-} // namespace
+void addRunTotals(unsigned Threads, const char *Policy, const RunTotals &R) {
+  Totals &T = totals();
+  std::lock_guard<std::mutex> L(T.Mu);
+  T.Threads = Threads;
+  T.Policy = Policy;
+  T.Regions += R.Regions;
+  T.Sets += R.Sets;
+  T.DisksInUseSum += R.DisksInUseSum;
+  T.DisksInUseMax = std::max(T.DisksInUseMax, R.DisksInUseMax);
+  T.MaxRunning = std::max(T.MaxRunning, R.MaxRunning);
+  T.MaxPinned = std::max(T.MaxPinned, R.MaxPinned);
+  T.CapacityWaits += R.CapacityWaits;
+}
 
 Status graphOfTable(const iopoly_set_table &T, TaskGraph &Out) {
   if (T.abi != IOPOLY_SET_ABI)
@@ -106,15 +118,13 @@ extern "C" void __iopoly_run_sets(const iopoly_set_table *Table, void (*Body)(vo
     fatal("IOPOLY_SCHED=" + C.Sched + ": " + S.message());
   O.Capacity = C.bufferFrames();
   ExecReport R = runTaskGraph(Graph, O, [&](uint32_t Set, unsigned) { Body(Ctx, Set); });
-  Totals &T = totals();
-  std::lock_guard<std::mutex> L(T.Mu);
-  T.Threads = O.Threads;
-  T.Policy = policyName(O.Kind);
-  ++T.Regions;
-  T.Sets += R.Starts;
-  T.DisksInUseSum += R.DisksInUseSum;
-  T.DisksInUseMax = std::max(T.DisksInUseMax, R.DisksInUseMax);
-  T.MaxRunning = std::max(T.MaxRunning, R.MaxRunning);
-  T.MaxPinned = std::max(T.MaxPinned, R.MaxPinned);
-  T.CapacityWaits += R.CapacityWaits;
+  RunTotals T;
+  T.Regions = 1;
+  T.Sets = R.Starts;
+  T.DisksInUseSum = R.DisksInUseSum;
+  T.DisksInUseMax = R.DisksInUseMax;
+  T.MaxRunning = R.MaxRunning;
+  T.MaxPinned = R.MaxPinned;
+  T.CapacityWaits = R.CapacityWaits;
+  addRunTotals(O.Threads, policyName(O.Kind), T);
 }

@@ -18,7 +18,21 @@
 
 struct iopoly_set_table;
 
+namespace iopoly {
+struct Config;
+}
+
 namespace iopoly::sched {
+
+/// What runs of tasks add to the "threads" statistics.
+struct RunTotals {
+  uint64_t Regions = 0, Sets = 0, DisksInUseSum = 0, CapacityWaits = 0, MaxPinned = 0;
+  unsigned DisksInUseMax = 0, MaxRunning = 0;
+};
+void addRunTotals(unsigned Threads, const char *Policy, const RunTotals &R);
+
+/// IOPOLY_THREADS, or the cores available.
+unsigned threadsToUse(const Config &C);
 
 /// The graph of a table from compiled code, or an error naming what is wrong.
 Status graphOfTable(const iopoly_set_table &Table, TaskGraph &Out);
