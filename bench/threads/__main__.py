@@ -31,7 +31,8 @@ def main(argv=None):
     ap.add_argument("--reps", type=int, default=3, help="runs per multi-thread configuration (median kept)")
     ap.add_argument("--quick", action="store_true", help="64 units instead of 256")
     ap.add_argument("--render-only", action="store_true", help="re-render the report from raw/threads.json")
-    ap.add_argument("--no-omp", action="store_true", help="skip the Polly-OpenMP baseline on the kernels")
+    ap.add_argument("--no-omp", action="store_true", help="skip the bench kernels (threads=on and Polly-OpenMP)")
+    ap.add_argument("--kernel-reps", type=int, default=1, help="runs per multi-thread kernel configuration")
     a = ap.parse_args(argv)
     raw = os.path.join(a.out, "raw", "threads.json")
     if a.render_only:
@@ -50,7 +51,7 @@ def main(argv=None):
     work = a.workdir or tempfile.mkdtemp(prefix="iopoly-threads-")
     os.makedirs(work, exist_ok=True)
     runs = run.run_all(exe, work, a.reps, a.quick)
-    omp_rows = [] if a.no_omp else omp.run_all(a.build, work, a.reps)
+    omp_rows = [] if a.no_omp else omp.run_all(a.build, work, a.kernel_reps)
     command = "scripts/bench-threads.sh" + (" --quick" if a.quick else "") + (f" --reps {a.reps}" if a.reps != 3 else "")
     machine = f"{platform.machine()}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f} at the end"
     text, ok = report.render(runs, command, machine)

@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-"""The Polly-OpenMP baseline on the bench kernels: each kernel of
-bench/kernels/ built with mode=dro-wp, once as it is (the single-thread
-restructured program) and once with Polly's OpenMP code generation
-(-mllvm -polly-parallel, linked with libgomp), run at 1/2/4/8 threads
-(OMP_NUM_THREADS) with the buffer at 1/8 and 1/32 of the kernel's data,
-under the hdd and ssd models. Every output must equal mode=off's. Threads
-are not scheduled by the runtime here: whatever iterations libgomp hands
-out run at once, and when their pinned stripes fill the buffer the program
-stops ("stripe buffer full"), which the report shows as such.
+"""The bench kernels on threads: each kernel of bench/kernels/ built with
+mode=dro-wp as it is (the single-thread restructured program), with
+-fplugin-arg-iopoly-threads=on (tasks of the runtime's scheduler,
+IOPOLY_THREADS, policies g and naive) and with Polly's OpenMP code
+generation as it is (-mllvm -polly-parallel, libgomp, OMP_NUM_THREADS),
+run at 1/2/4/8 threads with the buffer at 1/8 and 1/32 of the kernel's
+data, under the hdd and ssd models. Every output must equal mode=off's.
+libgomp's threads are not scheduled by the runtime: when their pinned
+stripes fill the buffer the program stops ("stripe buffer full"), which
+the report shows as such.
 """
 import glob
 import os
@@ -39,22 +40,27 @@ def run_all(build_dir, workdir, reps, progress=common.log):
         name = os.path.splitext(os.path.basename(src))[0]
         kdir = os.path.join(workdir, "omp-" + name)
         os.makedirs(kdir, exist_ok=True)
-        exes = {m: os.path.join(kdir, m) for m in ("off", "dro-wp", "omp")}
+        exes = {m: os.path.join(kdir, m) for m in ("off", "dro-wp", "omp", "tasks")}
         build(build_dir, src, exes["off"], ["-fplugin-arg-iopoly-mode=off", "-DIOPOLY_REFERENCE"])
         build(build_dir, src, exes["dro-wp"], ["-fplugin-arg-iopoly-mode=dro-wp"])
         build(build_dir, src, exes["omp"], ["-fplugin-arg-iopoly-mode=dro-wp", "-mllvm", "-polly-parallel",
                                             "-fopenmp=libgomp"])
+        build(build_dir, src, exes["tasks"], ["-fplugin-arg-iopoly-mode=dro-wp", "-fplugin-arg-iopoly-threads=on"])
         ref = subprocess.run([exes["off"]], capture_output=True, text=True, cwd=kdir).stdout
         data = int(subprocess.run([exes["off"], "size"], capture_output=True, text=True).stdout.strip())
         for frac in FRACTIONS:
             buffer = max(STRIPE, data // frac // STRIPE * STRIPE)
             for model in MODELS:
-                for variant, threads in [("dro-wp", 1)] + [("omp", t) for t in THREADS]:
+                runs = [("dro-wp", 1)] + [(v, t) for t in THREADS for v in ("tasks-g", "tasks-naive", "omp")]
+                for variant, threads in runs:
+                    exe = exes[variant.split("-")[0] if variant.startswith("tasks") else variant]
+                    sched = variant.split("-")[1] if variant.startswith("tasks") else "g"
                     res_list = []
                     for _ in range(1 if variant == "dro-wp" else reps):
-                        r = common.run_striped(exes[variant], kdir, STRIPE, buffer, DISKS, model=model, timeout=300,
-                                               extra_env={"OMP_NUM_THREADS": str(threads), "IOPOLY_PROGRESS": "0",
-                                                          "IOPOLY_THRASH": "0"})
+                        r = common.run_striped(exe, kdir, STRIPE, buffer, DISKS, model=model, timeout=300,
+                                               extra_env={"OMP_NUM_THREADS": str(threads),
+                                                          "IOPOLY_THREADS": str(threads), "IOPOLY_SCHED": sched,
+                                                          "IOPOLY_PROGRESS": "0", "IOPOLY_THRASH": "0"})
                         res_list.append(r)
                         if r["status"] != "ok":
                             break
@@ -65,7 +71,10 @@ def run_all(build_dir, workdir, reps, progress=common.log):
                         row.update(status=bad["status"], error=bad.get("error", ""))
                     else:
                         st = [r["stats"] for r in res_list]
+                        th = [r["stats"].get("threads") or {} for r in res_list]
                         row.update(status="ok",
+                                   in_use=statistics.median(t.get("disks_in_use_mean", 0) for t in th),
+                                   running=max(t.get("max_running", 0) for t in th),
                                    fetches=statistics.median(s["stripe_fetches"] for s in st),
                                    distinct=statistics.median(s["distinct_stripes"] for s in st),
                                    modeled=statistics.median(s["modeled_io_seconds"] for s in st),
@@ -79,21 +88,26 @@ def run_all(build_dir, workdir, reps, progress=common.log):
 
 
 def render(rows):
-    L = ["\n## Polly-OpenMP baseline on the bench kernels\n",
+    L = ["\n## The bench kernels on threads\n",
          "Each kernel of `bench/kernels/` (default sizes) with `mode=dro-wp`: `dro-wp` is the single-thread "
-         "restructured program, `omp` the same with Polly's OpenMP code generation (`-mllvm -polly-parallel`, "
-         "libgomp) at `OMP_NUM_THREADS` threads. 64 KiB stripes, 8 disks. Threads are not scheduled by the "
-         "runtime: `buffer-full` means the threads' pinned stripes filled the buffer and the program stopped. "
-         "`same` = output identical to mode=off.\n",
-         "| kernel | buffer | model | variant | threads | fetches | distinct | modeled I/O s | wall s | same |",
-         "|---|---|---|---|---:|---:|---:|---:|---:|---|"]
+         "restructured program; `tasks-g`/`tasks-naive` the same with `-fplugin-arg-iopoly-threads=on` at "
+         "`IOPOLY_THREADS` threads under each policy; `omp` Polly's OpenMP code generation as it is "
+         "(`-mllvm -polly-parallel`, libgomp) at `OMP_NUM_THREADS` threads. 64 KiB stripes, 8 disks, one run "
+         "each (thread runs vary from run to run). `buffer-full`: the threads' pinned stripes filled the buffer "
+         "and the program stopped. `in use`: mean disks in use at task starts; `max run`: most tasks running at "
+         "once (the capacity rule allows two only when two tiles fit in the buffer). `same` = output identical "
+         "to mode=off.\n",
+         "| kernel | buffer | model | variant | threads | fetches | distinct | modeled I/O s | in use | max run | "
+         "wall s | same |",
+         "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|"]
     for r in rows:
         if r["status"] != "ok":
             L.append(f"| {r['kernel']} | 1/{r['fraction']} | {r['model']} | {r['variant']} | {r['threads']} | "
-                     f"{r['status']} | | | | |")
+                     f"{r['status']} | | | | | | |")
         else:
             L.append(f"| {r['kernel']} | 1/{r['fraction']} | {r['model']} | {r['variant']} | {r['threads']} | "
-                     f"{r['fetches']:.0f} | {r['distinct']:.0f} | {r['modeled']:.3f} | {r['wall']:.2f} | "
+                     f"{r['fetches']:.0f} | {r['distinct']:.0f} | {r['modeled']:.3f} | {r.get('in_use', 0):.2f} | "
+                     f"{r.get('running', 0)} | {r['wall']:.2f} | "
                      f"{'yes' if r['identical'] else 'NO'} |")
     ok = all(r["status"] != "ok" or r["identical"] for r in rows)
     return "\n".join(L) + "\n", ok
