@@ -173,6 +173,10 @@ bool hoistEnabled() { return HoistOpt; }
 
 bool mpiEnabled() { return MpiOpt; }
 bool threadsEnabled() { return ThreadsOpt; }
+/// threads=on came as a plugin argument (checked against the mode); the
+/// -mllvm spelling is left unchecked so that one flag set can build every
+/// mode (it does nothing where nothing is restructured).
+static bool ThreadsAsPluginArg = false;
 bool mappingPrint() { return MapPrintOpt; }
 
 MappingOptions mappingOptions() {
@@ -194,7 +198,7 @@ std::string checkOptionCombination() {
   if (MpiOpt && ModeOpt == Mode::Off)
     return "-fplugin-arg-iopoly-mpi=on needs the disk-resident arrays in the runtime, where the ranks share them: "
            "mode=off keeps them in each process's memory";
-  if (ThreadsOpt && ModeOpt != Mode::DroL && ModeOpt != Mode::DroWP)
+  if (ThreadsOpt && ThreadsAsPluginArg && ModeOpt != Mode::DroL && ModeOpt != Mode::DroWP)
     return "-fplugin-arg-iopoly-threads=on runs the locality sets of restructured code: it needs mode=dro-l or "
            "mode=dro-wp";
   if (ThreadsOpt && MpiOpt)
@@ -236,6 +240,8 @@ std::string applyPluginArg(StringRef Arg) {
   }
   // Switches also take on/off (-fplugin-arg-iopoly-mpi=on).
   std::string Norm = Value.str();
+  if (Name == "threads")
+    ThreadsAsPluginArg = true;
   if (Name == "mpi" || Name == "map-local" || Name == "hoist" || Name == "threads") {
     if (Value == "on" || Value == "yes")
       Norm = "true";
