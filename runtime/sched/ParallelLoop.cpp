@@ -6,6 +6,7 @@
 #include "sched/ParallelLoop.h"
 #include "core/Config.h"
 #include "core/Runtime.h"
+#include "lowered/Lowered.h"
 #include "sched/Policy.h"
 #include "sched/RunSets.h"
 
@@ -56,6 +57,10 @@ thread_local int64_t Running = -1; // this thread's iteration in progress
 void finishCurrent(Team &T) {
   if (Running < 0)
     return;
+  // The task's loops are over: its windows' stripes go back to the buffer
+  // (the windows translate again in the next task), so that the capacity
+  // rule counts what running tasks really pin.
+  releaseAllThreadWindows();
   const SetTask &S = T.Graph.Tasks[static_cast<size_t>(Running)];
   std::lock_guard<std::mutex> L(T.Mu);
   T.G.finish(S.Disks);
@@ -141,7 +146,9 @@ extern "C" void __iopoly_par_start(void (*Fn)(void *), void *Data, unsigned, lon
   T->Graph.Tasks.resize(N);
   for (uint64_t I = 0; I < N; ++I) {
     SetTask &S = T->Graph.Tasks[I];
-    S.Stripes = RegionNeed;
+    // Unknown footprint (a loop in its original order): the whole buffer,
+    // so that such tasks run one at a time and never fill it together.
+    S.Stripes = RegionUnit && RegionNeed ? RegionNeed : std::max<uint64_t>(1, T->Capacity);
     long V = Start + static_cast<long>(I) * Incr;
     if (RegionUnit && V >= 0) {
       uint64_t First = static_cast<uint64_t>(V) * RegionUnit / Stripe;
