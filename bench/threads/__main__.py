@@ -32,6 +32,8 @@ def main(argv=None):
     ap.add_argument("--quick", action="store_true", help="64 units instead of 256")
     ap.add_argument("--render-only", action="store_true", help="re-render the report from raw/threads.json")
     ap.add_argument("--no-omp", action="store_true", help="skip the bench kernels (threads=on and Polly-OpenMP)")
+    ap.add_argument("--kernels-only", action="store_true",
+                    help="rerun the bench kernels only, keeping the setsbench runs of raw/threads.json")
     ap.add_argument("--kernel-reps", type=int, default=1, help="runs per multi-thread kernel configuration")
     a = ap.parse_args(argv)
     raw = os.path.join(a.out, "raw", "threads.json")
@@ -50,7 +52,11 @@ def main(argv=None):
         sys.exit(f"bench.threads: {exe} does not exist: build the setsbench target first")
     work = a.workdir or tempfile.mkdtemp(prefix="iopoly-threads-")
     os.makedirs(work, exist_ok=True)
-    runs = run.run_all(exe, work, a.reps, a.quick)
+    if a.kernels_only:
+        with open(raw) as f:
+            runs = json.load(f)["runs"]
+    else:
+        runs = run.run_all(exe, work, a.reps, a.quick)
     omp_rows = [] if a.no_omp else omp.run_all(a.build, work, a.kernel_reps)
     command = "scripts/bench-threads.sh" + (" --quick" if a.quick else "") + (f" --reps {a.reps}" if a.reps != 3 else "")
     machine = f"{platform.machine()}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f} at the end"
