@@ -109,5 +109,20 @@ def render(rows):
                      f"{r['fetches']:.0f} | {r['distinct']:.0f} | {r['modeled']:.3f} | {r.get('in_use', 0):.2f} | "
                      f"{r.get('running', 0)} | {r['wall']:.2f} | "
                      f"{'yes' if r['identical'] else 'NO'} |")
+    L.append("\n### Kernels against the issue's targets (8 threads, `threads=on`, policy g)\n")
+    L.append("Positive = g better. Targets: 33% less modeled I/O than the single-thread dro-wp, 15% less than "
+             "naive, wall time no worse than the single thread.\n")
+    L.append("| kernel | buffer | model | g vs single (modeled) | g vs naive (modeled) | wall g / single |")
+    L.append("|---|---|---|---:|---:|---:|")
+    by = {(r["kernel"], r["fraction"], r["model"], r["variant"], r["threads"]): r for r in rows}
+    for (k, f, m, v, t), base in by.items():
+        if v != "dro-wp":
+            continue
+        g, n = by.get((k, f, m, "tasks-g", 8)), by.get((k, f, m, "tasks-naive", 8))
+        if not (g and n and base["status"] == g["status"] == n["status"] == "ok"):
+            continue
+        pct = lambda a, b: 100.0 * (b - a) / b if b else 0.0
+        L.append(f"| {k} | 1/{f} | {m} | {pct(g['modeled'], base['modeled']):+.1f}% | "
+                 f"{pct(g['modeled'], n['modeled']):+.1f}% | {g['wall'] / base['wall'] if base['wall'] else 0:.2f} |")
     ok = all(r["status"] != "ok" or r["identical"] for r in rows)
     return "\n".join(L) + "\n", ok

@@ -13,6 +13,7 @@ def _pct(new, base):
 
 def render(runs, command, machine):
     L = ["# Locality sets on threads (paper 1, section 5)\n",
+         "Part 1: explicit locality sets (setsbench).\n",
          f"Regenerate with `{command}`.\n",
          f"Machine: {machine}.\n",
          "What runs: `bench/threads/setsbench.c`, a program whose work is a graph of locality sets run "
@@ -24,8 +25,8 @@ def render(runs, command, machine):
          "unit (stripe-unit tags). `single` is one thread in the sequential order (the single-thread "
          "restructured program); `g` is Fig. 14 (global disk map), `naive` each thread its own Hamming "
          "order over a contiguous share (Fig. 13(b)). Thread runs are medians of repeated runs (timing "
-         "decides which thread takes which set). The plugin does not emit these tasks yet "
-         "(`-fplugin-arg-iopoly-threads=on` is not implemented): these are not the bench kernels.\n",
+         "decides which thread takes which set). Part 2 (the last section) runs the bench kernels "
+         "compiled with `-fplugin-arg-iopoly-threads=on`.\n",
          "Columns: stripe fetches, distinct stripes the run touched (A is read, B and C are written whole "
          "before they are read, so a stripe of B or C is fetched only if it was evicted first), modeled I/O seconds "
          "(the disk model's application clock: every wait for a fetch, from any thread, advances it, so it "
