@@ -21,6 +21,7 @@
 #include "Transform/FileLayout.h"
 #include "Transform/LowerDiskAccesses.h"
 #include "Transform/MarkDiskResident.h"
+#include "Transform/ParallelTasks.h"
 
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
@@ -36,6 +37,8 @@ using namespace llvm;
 namespace iopoly {
 
 static void addLoweringPipeline(ModulePassManager &MPM, OptimizationLevel Level) {
+  if (threadsEnabled())
+    MPM.addPass(ParallelTasksPass());
   MPM.addPass(DiskGlobalsPass());
   MPM.addPass(LowerDiskAccessesPass());
   if (Level == OptimizationLevel::O0)

@@ -27,14 +27,17 @@
 #include "iopoly.h"
 #include "iopoly/tiling.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 /** Bumped whenever anything below changes layout or meaning.
  *  2: windows shared by sites (no per-window bounce buffer), source sites,
  *     the shape of disk-resident globals.
- *  3: the file layout of disk-resident globals (__iopoly_global_init). */
-#define IOPOLY_ABI_VERSION 3
+ *  3: the file layout of disk-resident globals (__iopoly_global_init).
+ *  4: locality sets run as tasks (struct iopoly_set_table, __iopoly_run_sets,
+ *     __iopoly_par_*). */
+#define IOPOLY_ABI_VERSION 4
 
 #ifdef __cplusplus
 extern "C" {
@@ -117,6 +120,52 @@ IOPOLY_API void __iopoly_check_striping(size_t stripe, size_t disks, const char 
  * version to run with this run's stripe and buffer. Computed once per
  * table (cached in it); cheap enough to call before every execution. */
 IOPOLY_API int __iopoly_pick_version(struct iopoly_tile_table *table);
+
+/* Locality sets run as tasks on IOPOLY_THREADS threads that share the
+ * stripe buffer (paper 1, section 5; runtime/sched/). Set k (0-based, in
+ * the sequential restructured order) touches the disks whose bits are set
+ * in disks[k * disk_words .. k * disk_words + disk_words - 1] (bit d of
+ * word d / 64 is disk d), pins at most stripes[k] stripes while it runs
+ * (stripes NULL or 0: unknown, counted as one), and may start only when the
+ * sets preds[pred_start[k] .. pred_start[k + 1] - 1] have finished (every
+ * one of them smaller than k). */
+struct iopoly_set_table {
+  uint32_t abi;              /* IOPOLY_SET_ABI */
+  uint32_t num_sets;
+  uint32_t disk_words;       /* 64-bit words per disk map */
+  uint32_t reserved;
+  const uint64_t *disks;     /* num_sets * disk_words words */
+  const uint64_t *stripes;   /* num_sets entries, or NULL */
+  const uint32_t *pred_start; /* num_sets + 1 entries */
+  const uint32_t *preds;
+  const char *where;         /* "file:line" of the loops, for messages */
+};
+
+#define IOPOLY_SET_ABI 1
+
+/* Runs body(ctx, k) once for every set k of \p table, each after its
+ * predecessors, on IOPOLY_THREADS threads (the caller is one of them) with
+ * the IOPOLY_SCHED policy; returns when all have run. body must be safe to
+ * run concurrently for sets that do not depend on each other. A malformed
+ * table (cycle, predecessor out of range, wrong abi) stops the program with
+ * a message naming table->where. */
+IOPOLY_API void __iopoly_run_sets(const struct iopoly_set_table *table, void (*body)(void *ctx, uint32_t set),
+                                  void *ctx);
+
+/* Parallel loops of restructured code (-fplugin-arg-iopoly-threads=on):
+ * Polly's OpenMP code generation emits the GOMP work-sharing protocol and
+ * the plugin points its four calls here (runtime/sched/ParallelLoop.h).
+ * __iopoly_par_start makes the iterations start, start + incr, ... < end
+ * tasks and starts IOPOLY_THREADS - 1 threads that call fn(data); the
+ * caller then calls fn(data) too, and __iopoly_par_end when it returns.
+ * Inside fn, __iopoly_par_next gives the calling thread its next iteration
+ * ([*lo, *hi)), chosen by the IOPOLY_SCHED policy from the disk maps of the
+ * region's tiles, or returns false when none is left. nthreads is ignored. */
+IOPOLY_API void __iopoly_par_start(void (*fn)(void *), void *data, unsigned nthreads, long start, long end,
+                                   long incr);
+IOPOLY_API bool __iopoly_par_next(long *lo, long *hi);
+IOPOLY_API void __iopoly_par_end_nowait(void);
+IOPOLY_API void __iopoly_par_end(void);
 
 /* memset/memcpy/memmove on memory that may be disk-resident. */
 IOPOLY_API void __iopoly_memset(void *dst, int value, size_t n);

@@ -40,6 +40,10 @@ void configurePolly() {
   // memory the stripe buffer does not account for, and a stack overflow
   // when a program has three products (3mm). The buffer is the memory.
   setDefault("polly-pattern-matching-based-opts", "false");
+  // threads=on: Polly outlines the loops its dependences prove parallel
+  // (ParallelTasksPass hands them to the runtime's scheduler).
+  if (threadsEnabled())
+    setDefault("polly-parallel", "true");
 }
 
 void keepLoadsForPolly() { setDefault("enable-load-pre", "false"); }

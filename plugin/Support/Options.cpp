@@ -75,6 +75,12 @@ static cl::opt<std::string> BufferOpt("iopoly-buffer",
                                                "compile only the version for it (default: chosen at run time)"),
                                       cl::init(""), cl::cat(IOPolyCategory));
 
+static cl::opt<bool> ThreadsOpt("iopoly-threads",
+                                cl::desc("Run the loops Polly proves parallel in the restructured (dro-l/dro-wp) code "
+                                         "as tasks on IOPOLY_THREADS threads scheduled by disk map (paper 1, "
+                                         "section 5)"),
+                                cl::init(false), cl::cat(IOPolyCategory));
+
 static cl::opt<bool> MpiOpt("iopoly-mpi",
                             cl::desc("Distribute loops over the MPI ranks (paper 2): the outermost loop that carries no "
                                      "dependence, or one marked #pragma iopoly distribute"),
@@ -234,6 +240,11 @@ uint64_t assumedBuffer(std::string *Error) {
 bool hoistEnabled() { return HoistOpt; }
 
 bool mpiEnabled() { return MpiOpt; }
+bool threadsEnabled() { return ThreadsOpt; }
+/// threads=on came as a plugin argument (checked against the mode); the
+/// -mllvm spelling is left unchecked so that one flag set can build every
+/// mode (it does nothing where nothing is restructured).
+static bool ThreadsAsPluginArg = false;
 bool mappingPrint() { return MapPrintOpt; }
 
 MappingOptions mappingOptions() {
@@ -255,6 +266,11 @@ std::string checkOptionCombination() {
   if (MpiOpt && ModeOpt == Mode::Off)
     return "-fplugin-arg-iopoly-mpi=on needs the disk-resident arrays in the runtime, where the ranks share them: "
            "mode=off keeps them in each process's memory";
+  if (ThreadsOpt && ThreadsAsPluginArg && ModeOpt != Mode::DroL && ModeOpt != Mode::DroWP)
+    return "-fplugin-arg-iopoly-threads=on runs the locality sets of restructured code: it needs mode=dro-l or "
+           "mode=dro-wp";
+  if (ThreadsOpt && MpiOpt)
+    return "-fplugin-arg-iopoly-threads=on and -fplugin-arg-iopoly-mpi=on cannot be combined";
   if (MpiOpt && modeUsesPolly())
     return "-fplugin-arg-iopoly-mpi=on goes with mode=lower only (distributing loops restructured by clo/dro is not "
            "supported)";
@@ -271,13 +287,13 @@ std::string applyPluginArg(StringRef Arg) {
                                 "max-splits",  "max-sets",      "buffer",     "reassociate", "tile-prefetch",
                                 "serpentine",  "mpi",           "mapping",    "map-local", "map-chunk",   "map-bthres",
                                 "map-alpha",   "map-beta",      "map-max-chunks", "topology",  "layout",
-                                "layout-profile"};
+                                "layout-profile", "threads"};
   bool IsKnown = false;
   for (const char *K : Known)
     IsKnown |= Name == K;
   if (!IsKnown || (!Arg.contains('=') && !Switch))
     return ("unknown iopoly plugin argument '" + Arg +
-            "'; expected -fplugin-arg-iopoly-<name>=<value> with name one of mode, stripe, disks, hoist, granularity, chunks, max-splits, max-sets, buffer, reassociate, tile-prefetch, serpentine, mpi, mapping, map-local, map-chunk, map-bthres, map-alpha, map-beta, map-max-chunks, topology, layout, layout-profile")
+            "'; expected -fplugin-arg-iopoly-<name>=<value> with name one of mode, stripe, disks, hoist, granularity, chunks, max-splits, max-sets, buffer, reassociate, tile-prefetch, serpentine, mpi, mapping, map-local, map-chunk, map-bthres, map-alpha, map-beta, map-max-chunks, topology, layout, layout-profile, threads")
         .str();
   // Check enumerated values here: cl would print its own message first.
   if (Name == "mode") {
@@ -293,7 +309,9 @@ std::string applyPluginArg(StringRef Arg) {
   }
   // Switches also take on/off (-fplugin-arg-iopoly-mpi=on).
   std::string Norm = Value.str();
-  if (Name == "mpi" || Name == "map-local" || Name == "hoist") {
+  if (Name == "threads")
+    ThreadsAsPluginArg = true;
+  if (Name == "mpi" || Name == "map-local" || Name == "hoist" || Name == "threads") {
     if (Value == "on" || Value == "yes")
       Norm = "true";
     else if (Value == "off" || Value == "no")

@@ -57,6 +57,9 @@ bool printTiling();
 
 /// -iopoly-mpi: distribute loops over MPI ranks (iopoly-mpicc programs).
 bool mpiEnabled();
+/// -fplugin-arg-iopoly-threads=on: parallel loops of restructured code run
+/// as tasks of the runtime's scheduler (runtime/sched/ParallelLoop.h).
+bool threadsEnabled();
 /// Distributed loops (paper 2): the mapping and its parameters.
 struct MappingOptions {
   int Kind = 3;                ///< IOPOLY_MAP_* of include/iopoly/dist.h

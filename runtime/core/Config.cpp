@@ -291,6 +291,31 @@ const std::vector<VarSpec> &varTable() {
          C.ThrashFactor = K;
          return {};
        }},
+      {{"IOPOLY_THREADS", "auto",
+        "threads that run the locality sets of code built with -fplugin-arg-iopoly-threads=on: a count from 1 to "
+        "1024, or auto (the cores available)"},
+       [](Config &C, const std::string &V) -> Status {
+         if (V == "auto") {
+           C.Threads = 0;
+           return {};
+         }
+         char *End = nullptr;
+         errno = 0;
+         long N = std::strtol(V.c_str(), &End, 10);
+         if (V.empty() || *End || errno == ERANGE || N < 1 || N > 1024)
+           return Status::error(format("'%s' is not a thread count from 1 to 1024 or auto", V.c_str()));
+         C.Threads = static_cast<unsigned>(N);
+         return {};
+       }},
+      {{"IOPOLY_SCHED", "g",
+        "how threads pick locality sets: g (paper 1 Fig. 14, the global disk map) or naive (each thread its own "
+        "Hamming order over a contiguous share, Fig. 13(b))"},
+       [](Config &C, const std::string &V) -> Status {
+         if (V != "g" && V != "G" && V != "naive")
+           return Status::error(format("'%s' is not g or naive", V.c_str()));
+         C.Sched = V == "naive" ? "naive" : "g";
+         return {};
+       }},
       {{"IOPOLY_MPIIO_HINTS", "", "extra MPI_Info hints for the mpiio backend: key=value,key=value"},
        [](Config &C, const std::string &V) -> Status {
          // The MPI-IO module checks the values; the shape is checked here.
@@ -566,6 +591,8 @@ std::string Config::toJSON() const {
   W.key("progress").value(Progress < 0 ? "auto" : Progress ? "on" : "off");
   W.key("progress_interval_seconds").value(ProgressEvery);
   W.key("thrash_factor").value(ThrashFactor);
+  W.key("threads").value(static_cast<unsigned long long>(Threads));
+  W.key("sched").value(Sched);
   W.endObject();
   return W.str();
 }

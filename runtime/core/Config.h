@@ -57,6 +57,8 @@ struct Config {
   int Progress = -1;                 ///< IOPOLY_PROGRESS: 0 off, 1 on, -1 auto (stderr a terminal)
   double ProgressEvery = 10;         ///< seconds between progress reports
   double ThrashFactor = 4;           ///< IOPOLY_THRASH (0: no warning)
+  unsigned Threads = 0;              ///< IOPOLY_THREADS (0: the cores available)
+  std::string Sched = "g";           ///< IOPOLY_SCHED: g or naive
   std::string Topology;              ///< IOPOLY_TOPOLOGY (runtime/mpi/Topology.h)
   bool CacheServers = true;          ///< IOPOLY_CACHE_SERVERS
   std::string CacheServer;           ///< IOPOLY_CACHESERVER

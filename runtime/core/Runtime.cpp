@@ -11,6 +11,7 @@
 #include "core/Progress.h"
 #include "core/Rescue.h"
 #include "memory/FaultService.h"
+#include "sched/RunSets.h"
 
 #include "iopoly.h"
 
@@ -296,6 +297,7 @@ std::string Runtime::statsJSON() {
     W.endObject();
     W.key("faulted_accesses").value(static_cast<unsigned long long>(K.FaultedAccesses));
     W.key("fault_service").value(faultServiceMode());
+    W.key("threads").raw(sched::schedStatsJSON());
     W.key("sharing").beginObject();
     W.key("sync_points").value(static_cast<unsigned long long>(K.SyncPoints));
     W.key("sync_runs").value(static_cast<unsigned long long>(K.SyncRuns));

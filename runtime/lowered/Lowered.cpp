@@ -420,6 +420,14 @@ void __iopoly_memmove(void *Dst, const void *Src, size_t N) {
 
 namespace iopoly {
 
+void releaseAllThreadWindows() {
+  for (iopoly_window *W = HeldWindows; W;) {
+    iopoly_window *Next = W->next;
+    releaseHeld(W);
+    W = Next;
+  }
+}
+
 void releaseThreadWindows(const iopoly_array *A) {
   for (iopoly_window *W = HeldWindows; W;) {
     iopoly_window *Next = W->next;

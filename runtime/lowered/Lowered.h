@@ -18,6 +18,11 @@ namespace iopoly {
 /// accessed it outside any loop.
 void releaseThreadWindows(const iopoly_array *A);
 
+/// Releases every window of the calling thread that holds stripes: at the
+/// end of a task (runtime/sched/ParallelLoop.cpp), whose strips are over,
+/// so that a thread waiting for its next task pins nothing.
+void releaseAllThreadWindows();
+
 } // namespace iopoly
 
 #endif

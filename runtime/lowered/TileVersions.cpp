@@ -14,6 +14,7 @@
 #include "core/Error.h"
 #include "lowered/TileWalk.h"
 #include "core/Runtime.h"
+#include "sched/ParallelLoop.h"
 
 #include <vector>
 
@@ -24,6 +25,12 @@ using namespace iopoly;
 static void walk(const iopoly_tile_table *T, uint32_t V) {
   bool Tiled = V + 1 < T->num_versions;
   tileWalkBegin(Tiled && T->prefetch ? T->versions[V].unit : 0);
+  // Parallel loops of this region (threads=on): the disk maps of its tiles.
+  uint64_t Need = 0;
+  if (Tiled)
+    if (Runtime *RT = Runtime::existing())
+      iopoly_tile_cost(T, V, RT->config().StripeSize, RT->config().bufferFrames(), &Need);
+  sched::noteTiledRegion(Tiled ? T->versions[V].unit : 0, Need);
 }
 
 extern "C" int __iopoly_pick_version(iopoly_tile_table *T) {

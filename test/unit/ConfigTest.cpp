@@ -268,6 +268,11 @@ const BadValue BadValues[] = {
     {"IOPOLY_PROGRESS", "1ms"},
     {"IOPOLY_THRASH", "-1"},
     {"IOPOLY_THRASH", "many"},
+    {"IOPOLY_THREADS", "0"},
+    {"IOPOLY_THREADS", "many"},
+    {"IOPOLY_THREADS", "4x"},
+    {"IOPOLY_THREADS", "2000"},
+    {"IOPOLY_SCHED", "greedy"},
     {"IOPOLY_TOPOLOGY", ""},
     {"IOPOLY_CACHE_SERVERS", "maybe"},
 };

@@ -1,0 +1,136 @@
+//===- Executor.cpp - Running locality sets on threads --------------------===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+#include "sched/Executor.h"
+
+#include <algorithm>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+namespace iopoly::sched {
+
+namespace {
+
+class Run {
+public:
+  Run(const TaskGraph &Graph, const ExecOptions &O, const std::function<void(uint32_t, unsigned)> &Body)
+      : Graph(Graph), O(O), Body(Body), Succ(Graph.successors()), Pending(Graph.size()),
+        Last(std::max(1u, O.Threads)) {
+    Owner = O.Owner;
+    if (Owner.empty() && O.Kind == Policy::Naive)
+      Owner = contiguousShares(Graph.size(), std::max(1u, O.Threads));
+    for (uint32_t T = 0; T < Graph.size(); ++T)
+      if (!(Pending[T] = static_cast<uint32_t>(Graph.Tasks[T].Preds.size())))
+        Ready.push_back(T);
+  }
+
+  void worker(unsigned K) {
+    std::unique_lock<std::mutex> L(Mu);
+    for (;;) {
+      if (Done == Graph.size())
+        return;
+      int64_t T = choose(K);
+      if (T < 0) {
+        Wake.wait(L);
+        continue;
+      }
+      const SetTask &S = Graph.Tasks[static_cast<size_t>(T)];
+      uint64_t Need = std::max<uint64_t>(1, S.Stripes);
+      Ready.erase(std::find(Ready.begin(), Ready.end(), static_cast<uint32_t>(T)));
+      G.start(S.Disks);
+      Pinned += Need;
+      ++Running;
+      ++Rep.Starts;
+      unsigned InUse = G.map().count();
+      Rep.DisksInUseSum += InUse;
+      Rep.DisksInUseMax = std::max(Rep.DisksInUseMax, InUse);
+      Rep.MaxRunning = std::max(Rep.MaxRunning, Running);
+      Rep.MaxPinned = std::max(Rep.MaxPinned, Pinned);
+      record(static_cast<uint32_t>(T), K, true);
+      L.unlock();
+      Body(static_cast<uint32_t>(T), K);
+      L.lock();
+      G.finish(S.Disks);
+      Pinned -= Need;
+      --Running;
+      LastFinished = S.Disks;
+      Last[K] = S.Disks;
+      ++Done;
+      for (uint32_t N : Succ[static_cast<size_t>(T)])
+        if (!--Pending[N])
+          Ready.push_back(N);
+      record(static_cast<uint32_t>(T), K, false);
+      Wake.notify_all();
+    }
+  }
+
+  ExecReport take() { return std::move(Rep); }
+
+private:
+  /// The set thread \p K starts now, or -1 (nothing it may start).
+  int64_t choose(unsigned K) {
+    std::vector<uint32_t> Mine;
+    bool Blocked = false;
+    for (uint32_t T : Ready) {
+      if (!Owner.empty() && Owner[T] != K)
+        continue;
+      uint64_t Need = std::max<uint64_t>(1, Graph.Tasks[T].Stripes);
+      if (Running && O.Capacity && Pinned + Need > O.Capacity) {
+        Blocked = true;
+        continue;
+      }
+      Mine.push_back(T);
+    }
+    if (Mine.empty()) {
+      Rep.CapacityWaits += Blocked;
+      return -1;
+    }
+    if (O.Threads <= 1)
+      return *std::min_element(Mine.begin(), Mine.end()); // the sequential order
+    if (O.Kind == Policy::Global)
+      return pickGlobal(Graph, Mine, Running ? G.map() : LastFinished);
+    return pickOwnOrder(Graph, Mine, Last[K]);
+  }
+
+  void record(uint32_t T, unsigned K, bool Start) {
+    if (O.RecordEvents)
+      Rep.Events.push_back({T, K, Start, G.map(), Pinned, Running});
+  }
+
+  const TaskGraph &Graph;
+  const ExecOptions &O;
+  const std::function<void(uint32_t, unsigned)> &Body;
+  std::vector<std::vector<uint32_t>> Succ;
+  std::vector<unsigned> Owner;
+
+  std::mutex Mu;
+  std::condition_variable Wake;
+  std::vector<uint32_t> Pending, Ready;
+  std::vector<DiskMap> Last;
+  DiskMap LastFinished;
+  GlobalDiskMap G;
+  uint64_t Pinned = 0;
+  unsigned Running = 0;
+  size_t Done = 0;
+  ExecReport Rep;
+};
+
+} // namespace
+
+ExecReport runTaskGraph(const TaskGraph &Graph, const ExecOptions &Options,
+                        const std::function<void(uint32_t Set, unsigned Thread)> &Body) {
+  Run R(Graph, Options, Body);
+  unsigned Threads = std::max(1u, Options.Threads);
+  std::vector<std::thread> Helpers;
+  for (unsigned K = 1; K < Threads; ++K)
+    Helpers.emplace_back([&R, K] { R.worker(K); });
+  R.worker(0);
+  for (std::thread &H : Helpers)
+    H.join();
+  return R.take();
+}
+
+} // namespace iopoly::sched

@@ -1,0 +1,214 @@
+//===- ParallelLoop.cpp - Parallel loops of restructured code as tasks ----===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+#include "sched/ParallelLoop.h"
+#include "core/Config.h"
+#include "core/Runtime.h"
+#include "lowered/Lowered.h"
+#include "sched/Policy.h"
+#include "sched/RunSets.h"
+
+#include "iopoly/abi.h"
+
+#include <algorithm>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+namespace iopoly::sched {
+
+namespace {
+
+thread_local uint64_t RegionUnit = 0, RegionNeed = 0;
+
+/// One parallel loop being run: its iterations are the tasks.
+struct Team {
+  void (*Fn)(void *) = nullptr;
+  void *Data = nullptr;
+  long Start = 0, Incr = 1;
+  TaskGraph Graph;
+  Policy Kind = Policy::Global;
+  unsigned Threads = 1;
+  uint64_t Capacity = 0;
+  std::vector<unsigned> Owner;
+
+  std::mutex Mu;
+  std::condition_variable Wake;
+  std::vector<uint32_t> Ready; // not started, in order
+  std::vector<DiskMap> Last;
+  DiskMap LastFinished;
+  GlobalDiskMap G;
+  uint64_t Pinned = 0;
+  unsigned Running = 0;
+  RunTotals Stats;
+  std::vector<std::thread> Workers;
+  // The caller's state, restored at the end (a parallel loop inside a task).
+  Team *Outer = nullptr;
+  unsigned OuterIndex = 0;
+  int64_t OuterRunning = -1;
+};
+
+thread_local Team *Current = nullptr;
+thread_local unsigned ThreadIndex = 0;
+thread_local int64_t Running = -1; // this thread's iteration in progress
+
+void finishCurrent(Team &T) {
+  if (Running < 0)
+    return;
+  // The task's loops are over: its windows' stripes go back to the buffer
+  // (the windows translate again in the next task), so that the capacity
+  // rule counts what running tasks really pin.
+  releaseAllThreadWindows();
+  const SetTask &S = T.Graph.Tasks[static_cast<size_t>(Running)];
+  std::lock_guard<std::mutex> L(T.Mu);
+  T.G.finish(S.Disks);
+  T.Pinned -= std::max<uint64_t>(1, S.Stripes);
+  --T.Running;
+  T.LastFinished = S.Disks;
+  T.Last[ThreadIndex] = S.Disks;
+  Running = -1;
+  T.Wake.notify_all();
+}
+
+/// The next iteration of thread ThreadIndex, or -1 when none is left.
+int64_t takeNext(Team &T) {
+  std::unique_lock<std::mutex> L(T.Mu);
+  for (;;) {
+    std::vector<uint32_t> Mine;
+    bool Left = false;
+    for (uint32_t I : T.Ready) {
+      if (!T.Owner.empty() && T.Owner[I] != ThreadIndex)
+        continue;
+      Left = true;
+      uint64_t Need = std::max<uint64_t>(1, T.Graph.Tasks[I].Stripes);
+      if (T.Running && T.Capacity && T.Pinned + Need > T.Capacity)
+        continue;
+      Mine.push_back(I);
+    }
+    if (!Left)
+      return -1;
+    if (Mine.empty()) {
+      ++T.Stats.CapacityWaits;
+      T.Wake.wait(L);
+      continue;
+    }
+    uint32_t I = T.Threads <= 1                ? Mine.front()
+                 : T.Kind == Policy::Global    ? pickGlobal(T.Graph, Mine, T.Running ? T.G.map() : T.LastFinished)
+                                               : pickOwnOrder(T.Graph, Mine, T.Last[ThreadIndex]);
+    T.Ready.erase(std::find(T.Ready.begin(), T.Ready.end(), I));
+    const SetTask &S = T.Graph.Tasks[I];
+    T.G.start(S.Disks);
+    T.Pinned += std::max<uint64_t>(1, S.Stripes);
+    ++T.Running;
+    unsigned InUse = T.G.map().count();
+    ++T.Stats.Sets;
+    T.Stats.DisksInUseSum += InUse;
+    T.Stats.DisksInUseMax = std::max(T.Stats.DisksInUseMax, InUse);
+    T.Stats.MaxRunning = std::max(T.Stats.MaxRunning, T.Running);
+    T.Stats.MaxPinned = std::max(T.Stats.MaxPinned, T.Pinned);
+    return I;
+  }
+}
+
+} // namespace
+
+void noteTiledRegion(uint64_t UnitBytes, uint64_t NeedStripes) {
+  RegionUnit = UnitBytes;
+  RegionNeed = NeedStripes;
+}
+
+} // namespace iopoly::sched
+
+using namespace iopoly;
+using namespace iopoly::sched;
+
+extern "C" void __iopoly_par_start(void (*Fn)(void *), void *Data, unsigned, long Start, long End, long Incr) {
+  Runtime *RT = nullptr;
+  if (Status S = Runtime::get(RT))
+    fatal(S.message());
+  const Config &C = RT->config();
+  if (Incr <= 0)
+    fatal(format("__iopoly_par_start: step %ld of a parallel loop is not positive", Incr));
+  auto *T = new Team;
+  T->Fn = Fn;
+  T->Data = Data;
+  T->Start = Start;
+  T->Incr = Incr;
+  uint64_t N = End > Start ? static_cast<uint64_t>((End - Start + Incr - 1) / Incr) : 0;
+  // A parallel loop inside a task (nested) runs on its thread alone.
+  T->Threads = Current ? 1 : threadsToUse(C);
+  if (Status S = parsePolicy(C.Sched, T->Kind))
+    fatal("IOPOLY_SCHED=" + C.Sched + ": " + S.message());
+  T->Capacity = C.bufferFrames();
+  size_t Stripe = C.StripeSize, Disks = std::max<size_t>(1, C.numDisks());
+  T->Graph.Tasks.resize(N);
+  for (uint64_t I = 0; I < N; ++I) {
+    SetTask &S = T->Graph.Tasks[I];
+    // Unknown footprint (a loop in its original order): the whole buffer,
+    // so that such tasks run one at a time and never fill it together.
+    S.Stripes = RegionUnit && RegionNeed ? RegionNeed : std::max<uint64_t>(1, T->Capacity);
+    long V = Start + static_cast<long>(I) * Incr;
+    if (RegionUnit && V >= 0) {
+      uint64_t First = static_cast<uint64_t>(V) * RegionUnit / Stripe;
+      uint64_t Last = (static_cast<uint64_t>(V + 1) * RegionUnit - 1) / Stripe;
+      for (uint64_t K = First; K <= Last && K < First + Disks; ++K)
+        S.Disks.set(static_cast<unsigned>(K % Disks));
+    }
+    T->Ready.push_back(static_cast<uint32_t>(I));
+  }
+  T->Last.resize(T->Threads);
+  if (T->Kind == Policy::Naive)
+    T->Owner = contiguousShares(N, T->Threads);
+  // The caller is thread 0: it calls Fn itself after this returns.
+  T->Outer = Current;
+  T->OuterIndex = ThreadIndex;
+  T->OuterRunning = Running;
+  for (unsigned K = 1; K < T->Threads; ++K)
+    T->Workers.emplace_back([T, K] {
+      Current = T;
+      ThreadIndex = K;
+      Running = -1;
+      T->Fn(T->Data);
+      finishCurrent(*T);
+      Current = nullptr;
+    });
+  Current = T;
+  ThreadIndex = 0;
+  Running = -1;
+}
+
+extern "C" bool __iopoly_par_next(long *Lo, long *Hi) {
+  Team *T = Current;
+  if (!T)
+    fatal("__iopoly_par_next outside a parallel loop");
+  finishCurrent(*T);
+  int64_t I = takeNext(*T);
+  if (I < 0)
+    return false;
+  Running = I;
+  *Lo = T->Start + static_cast<long>(I) * T->Incr;
+  *Hi = *Lo + T->Incr;
+  return true;
+}
+
+extern "C" void __iopoly_par_end_nowait(void) {
+  if (Current)
+    finishCurrent(*Current);
+}
+
+extern "C" void __iopoly_par_end(void) {
+  Team *T = Current;
+  if (!T)
+    fatal("__iopoly_par_end outside a parallel loop");
+  finishCurrent(*T);
+  for (std::thread &W : T->Workers)
+    W.join();
+  T->Stats.Regions = 1;
+  addRunTotals(T->Threads, policyName(T->Kind), T->Stats);
+  Current = T->Outer;
+  ThreadIndex = T->OuterIndex;
+  Running = T->OuterRunning;
+  delete T;
+}
