@@ -154,8 +154,9 @@ StripeBuffer::Replacement StripeBuffer::beginReplace(Frame *V, iopoly_array *A,
       if (R.Runs.empty()) {
         V->Dirty = false;
         freeTwin(V);
-      } else if (!SharedWriteThrough.load(std::memory_order_relaxed)) {
-        // Outside a distributed loop: private until the next sync point.
+      } else if (!SharedWriteThrough.load(std::memory_order_relaxed) && V->Owner->Grp->size() > 1) {
+        // Outside a distributed loop, with other ranks: private until the
+        // next sync point.
         bool Whole = !V->Twin;
         if (Status E = Spill.reserve(V->Owner, V->Stripe, Whole, R.OutSlot)) {
           if (!SpillWarned)
