@@ -101,19 +101,34 @@ static inline double iopoly_tile_cost(const struct iopoly_tile_table *t, uint32_
     }
     if (!(t->terms[ver->first + k].flags & IOPOLY_TILE_ORIGINAL) && box > need)
       need = box;
+    /* Terms of one array in one group are the same stripes, fetched once
+     * per tile while the group's box fits: the dearest of them counts. */
+    uint64_t counted[4] = {0, 0, 0, 0};
     for (uint32_t j = k; j < e; ++j) {
-      const struct iopoly_tile_term *term = &t->terms[ver->first + j];
-      uint64_t all = iopoly_tile_stripes(term->total, stripe);
-      uint64_t per_tile = term->tiles * iopoly_tile_box(term, stripe);
-      double touch;
-      if (term->flags & IOPOLY_TILE_STREAMED)
-        touch = (double)(box + streams <= frames ? all : per_tile);
-      else
-        touch = (double)(all < per_tile ? all : per_tile);
-      uint32_t a = term->array & 255;
-      if ((seen[a / 64] >> (a % 64) & 1) && 2 * all <= frames && touch <= (double)all)
-        touch = 0;
-      cost += touch;
+      uint32_t a = t->terms[ver->first + j].array & 255;
+      if (box <= frames && (counted[a / 64] >> (a % 64) & 1))
+        continue;
+      counted[a / 64] |= 1ULL << (a % 64);
+      double dearest = 0;
+      for (uint32_t i = j; i < e; ++i) {
+        const struct iopoly_tile_term *term = &t->terms[ver->first + i];
+        if ((term->array & 255) != a || (i != j && box > frames))
+          continue;
+        uint64_t all = iopoly_tile_stripes(term->total, stripe);
+        uint64_t per_tile = term->tiles * iopoly_tile_box(term, stripe);
+        double touch;
+        if (term->flags & IOPOLY_TILE_STREAMED)
+          touch = (double)(box + streams <= frames ? all : per_tile);
+        else if (box > frames) /* (the original order's outer iterations) */
+          touch = (double)per_tile; /* one tile's stripes do not stay: every tile fetches its box */
+        else
+          touch = (double)(all < per_tile ? all : per_tile);
+        if ((seen[a / 64] >> (a % 64) & 1) && 2 * all <= frames && touch <= (double)all)
+          touch = 0;
+        if (touch > dearest)
+          dearest = touch;
+      }
+      cost += dearest;
     }
     for (uint32_t j = k; j < e; ++j) {
       uint32_t a = t->terms[ver->first + j].array & 255;
@@ -126,17 +141,39 @@ static inline double iopoly_tile_cost(const struct iopoly_tile_table *t, uint32_
   return cost;
 }
 
+/** Stripes the largest group of version \p v touches in one tile (in the
+ *  original order: in one iteration of its outermost loop). */
+static inline uint64_t iopoly_tile_max_box(const struct iopoly_tile_table *t, uint32_t v, uint64_t stripe) {
+  const struct iopoly_tile_version *ver = &t->versions[v];
+  uint64_t most = 0;
+  uint32_t k = 0;
+  while (k < ver->count) {
+    uint32_t e = k;
+    uint64_t box = 0;
+    for (; e < ver->count && t->terms[ver->first + e].group == t->terms[ver->first + k].group; ++e) {
+      const struct iopoly_tile_term *term = &t->terms[ver->first + e];
+      box += (term->flags & IOPOLY_TILE_STREAMED) ? iopoly_tile_stripes(term->window, stripe)
+                                                  : iopoly_tile_box(term, stripe);
+    }
+    if (box > most)
+      most = box;
+    k = e;
+  }
+  return most;
+}
+
 /** The version to run with stripes of \p stripe bytes and a buffer of
  *  \p frames stripes; writes each version's need and cost when asked. The
- *  original order (the last version) runs when all the data fit, or when
- *  no tiled version fits; otherwise the cheapest tiled version that fits
- *  (ties: the coarser one). The original order's cost is only an estimate
+ *  original order (the last version) runs when all the data fit, when no
+ *  tiled version fits, or when its cost is below every tiled version's and
+ *  one iteration of each of its outermost loops fits the buffer;
+ *  otherwise the cheapest tiled version that fits (ties: the coarser one). The original order's cost is only an estimate
  *  by its outermost loop (shown by IOPOLY_VERBOSE): the compiler tiles
  *  loops only where the original order walks the data out of order. */
 static inline uint32_t iopoly_tile_choose(const struct iopoly_tile_table *t, uint64_t stripe, uint64_t frames,
                                           uint64_t *need_out, double *cost_out) {
   uint32_t orig = t->num_versions - 1, best = orig;
-  double best_cost = 0;
+  double best_cost = 0, orig_cost = 0;
   for (uint32_t v = 0; v < t->num_versions; ++v) {
     uint64_t need;
     double cost = iopoly_tile_cost(t, v, stripe, frames, &need);
@@ -144,6 +181,8 @@ static inline uint32_t iopoly_tile_choose(const struct iopoly_tile_table *t, uin
       need_out[v] = need;
     if (cost_out)
       cost_out[v] = cost;
+    if (v == orig)
+      orig_cost = cost;
     if (v == orig || need * 4 > frames * 3)
       continue;
     if (best == orig || cost < best_cost) {
@@ -162,6 +201,12 @@ static inline uint32_t iopoly_tile_choose(const struct iopoly_tile_table *t, uin
     seen[a / 64] |= 1ULL << (a % 64);
   }
   if (all <= frames)
+    best = orig;
+  /* The original order when its estimate is cheaper than every tiled
+   * version's and can be trusted: what one iteration of each outermost
+   * loop touches fits the buffer (else inner loops may walk it again and
+   * again, which the estimate by the outermost loop does not see). */
+  if (best != orig && orig_cost < best_cost && iopoly_tile_max_box(t, orig, stripe) <= frames)
     best = orig;
   return best;
 }

@@ -376,13 +376,50 @@ void originalTerms(polly::Scop &S, const RegionTiling &R, unsigned F, const std:
   }
 }
 
+/// The top-level loop of the original schedule that runs statement
+/// \p Stmt, or -1 when it has none of its own: the statements of one such
+/// loop interleave per outer iteration, so in the original order they share
+/// its iterations' stripes.
+int outerLoopOf(polly::Scop &S, polly::ScopStmt *Stmt) {
+  // Marks (Polly's loop metadata) sit above the bands they name.
+  auto SkipMarks = [](isl::schedule_node N) {
+    while (N.isa<isl::schedule_node_mark>() && N.has_children())
+      N = N.child(0);
+    return N;
+  };
+  isl::schedule_node Top = S.getScheduleTree().get_root();
+  if (!Top.has_children())
+    return -1;
+  Top = SkipMarks(Top.child(0));
+  if (Top.isa<isl::schedule_node_band>())
+    return 0;
+  if (!Top.isa<isl::schedule_node_sequence>())
+    return -1;
+  isl::union_set Mine = isl::union_set(Stmt->getDomain());
+  unsigned N = unsignedFromIslSize(Top.n_children());
+  for (unsigned K = 0; K < N; ++K) {
+    isl::schedule_node C = Top.child(static_cast<int>(K));
+    if (C.as<isl::schedule_node_filter>().get_filter().intersect(Mine).is_empty())
+      continue;
+    return C.has_children() && SkipMarks(C.child(0)).isa<isl::schedule_node_band>() ? static_cast<int>(K) : -1;
+  }
+  return -1;
+}
+
 /// The terms of every version (iopoly/tiling.h): tiled groups at each unit,
-/// untiled families and the original order by the model above.
+/// untiled families and the original order by the model above. In the
+/// original order, the families of one top-level loop form one group.
 void computeTerms(polly::Scop &S, RegionTiling &R, const std::vector<DiskArray> &Arrays, const TilingOptions &O) {
   R.Terms.assign(O.Units.size() + 1, {});
   unsigned Orig = static_cast<unsigned>(O.Units.size());
-  for (unsigned F = 0; F < R.Families.Nodes.size(); ++F)
-    originalTerms(S, R, F, Arrays, F, R.Terms[Orig]);
+  for (unsigned F = 0; F < R.Families.Nodes.size(); ++F) {
+    const auto &Parts = R.Families.Nodes[F].Parts;
+    int Loop = Parts.empty() ? -1 : outerLoopOf(S, Parts.front().first);
+    for (const auto &P : Parts)
+      if (outerLoopOf(S, P.first) != Loop)
+        Loop = -1;
+    originalTerms(S, R, F, Arrays, Loop >= 0 ? 2000 + static_cast<unsigned>(Loop) : F, R.Terms[Orig]);
+  }
   for (unsigned V = 0; V < O.Units.size(); ++V) {
     unsigned Group = 0;
     for (const TiledGroup &G : R.Groups) {

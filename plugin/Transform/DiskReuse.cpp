@@ -333,19 +333,21 @@ PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager 
       return Missed(Loc, "the tiled order would violate a dependence (Polly's check refused it)");
   }
 
-  // Which versions run: one fixed at compile time (a known buffer, one
-  // unit size), or the runtime's pick.
+  // Which versions run: one fixed at compile time (a known buffer), or the
+  // runtime's pick among the tiled versions and the original order (also
+  // when there is a single tiled version: it may still lose to the
+  // original order at the run's buffer).
   std::vector<std::vector<TileTerm>> Terms = allTerms(P);
   std::string Versions;
   isl::schedule New;
   uint64_t Buffer = assumedBuffer();
-  if (Buffer || NumTiled == 1) {
-    unsigned V = Buffer ? pickVersion(Terms, Buffer, P.Opts.Stripe) : 0;
+  if (Buffer) {
+    unsigned V = pickVersion(Terms, Buffer, P.Opts.Stripe);
     if (V == NumTiled)
       return Missed(Loc, "with the assumed buffer of " + unitName(Buffer) +
                              " bytes (-iopoly-buffer) the cost model prefers the original order");
     New = versionSchedule(S, P, V);
-    Versions = "unit " + unitName(P.Opts.Units[V]) + (Buffer ? " (for the assumed buffer)" : "");
+    Versions = "unit " + unitName(P.Opts.Units[V]) + " (for the assumed buffer)";
   } else {
     // One SCoP parameter selects the version: the value the runtime
     // returns for this run's buffer and stripe.
