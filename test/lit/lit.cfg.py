@@ -10,6 +10,9 @@ import os
 import lit.formats
 
 config.name = "iopoly"
+# Tests that need what a sanitizer build changes say UNSUPPORTED: sanitize.
+if getattr(config, "sanitize", False):
+    config.available_features.add("sanitize")
 config.test_format = lit.formats.ShTest(not lit_config.isWindows)
 config.suffixes = [".c", ".cpp", ".ll", ".test"]
 config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py.in", "CMakeLists.txt"]
