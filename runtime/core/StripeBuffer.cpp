@@ -271,6 +271,26 @@ void StripeBuffer::undoArrival(const Replacement &R) {
   }
 }
 
+void StripeBuffer::revertToOldStripe(const Replacement &R) {
+  Frame *F = R.F;
+  undoArrival(R);
+  R.A->Table.set(R.S, nullptr);
+  F->Owner = F->OldOwner;
+  F->Stripe = F->OldStripe;
+  F->OldOwner = nullptr;
+  F->Dirty = true;
+  F->WriteHeld = false; // set for the new stripe by pinAhead, not held now
+  if (F->Pins)          // the pin was taken for the new stripe
+    --PinnedFrames;
+  F->Pins = 0;
+  F->Prefetched = false;
+  F->State = FrameState::Ready;
+  syncView(F);
+  if (!F->InLru)
+    lruPushBack(F);
+  CV.notify_all();
+}
+
 Status StripeBuffer::runReplace(const Replacement &R) {
   Frame *F = R.F;
   if (R.WriteBack && R.ToSpill) {
@@ -284,22 +304,7 @@ Status StripeBuffer::runReplace(const Replacement &R) {
       C.SpillBytes -= Spill.slotBytes(R.OutWhole);
       C.Evictions--;
       Spill.forget(F->OldOwner, F->OldStripe);
-      undoArrival(R);
-      R.A->Table.set(R.S, nullptr);
-      F->Owner = F->OldOwner;
-      F->Stripe = F->OldStripe;
-      F->OldOwner = nullptr;
-      F->Dirty = true;
-      F->WriteHeld = false;
-      if (F->Pins)
-        --PinnedFrames;
-      F->Pins = 0;
-      F->Prefetched = false;
-      F->State = FrameState::Ready;
-      syncView(F);
-      if (!F->InLru)
-        lruPushBack(F);
-      CV.notify_all();
+      revertToOldStripe(R);
       return Status::wrap(W, format("cannot make room for block %zu of array '%s': block %zu of shared array '%s' "
                                     "could not be set aside (the data stays in the buffer): %s",
                                     R.S, R.A->Name.c_str(), F->Stripe, F->Owner->Name.c_str(), W.message().c_str()));
@@ -337,22 +342,7 @@ Status StripeBuffer::runReplace(const Replacement &R) {
         PA->Writebacks--;
         PA->BytesWritten -= Bytes;
       }
-      undoArrival(R);
-      R.A->Table.set(R.S, nullptr);
-      F->Owner = F->OldOwner;
-      F->Stripe = F->OldStripe;
-      F->OldOwner = nullptr;
-      F->Dirty = true;
-      F->WriteHeld = false; // set for the new stripe by pinAhead, not held now
-      if (F->Pins) // the pin was taken for the new stripe
-        --PinnedFrames;
-      F->Pins = 0;
-      F->Prefetched = false;
-      F->State = FrameState::Ready;
-      syncView(F);
-      if (!F->InLru)
-        lruPushBack(F);
-      CV.notify_all();
+      revertToOldStripe(R);
       return Status::wrap(W, format("cannot make room for block %zu of array '%s': write-back of block %zu of "
                                     "array '%s' failed (the data stays in the buffer): %s",
                                     R.S, R.A->Name.c_str(), F->Stripe, F->Owner->Name.c_str(),

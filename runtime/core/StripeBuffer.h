@@ -219,6 +219,9 @@ private:
   Replacement beginReplace(Frame *V, iopoly_array *A, size_t S, bool Pin,
                            bool SkipRead, bool IsPrefetch);
   Status runReplace(const Replacement &R); ///< called without the lock
+  /// The old stripe of \p R could not leave (its write failed): the frame
+  /// keeps it, still dirty, and the new stripe is not brought in. Lock held.
+  void revertToOldStripe(const Replacement &R);
   void runAsync(const Replacement &R);     ///< on an I/O thread
   void lruUnlink(Frame *F);
   void lruPushBack(Frame *F);
