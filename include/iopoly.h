@@ -138,7 +138,9 @@ IOPOLY_API int iopoly_prefetch(iopoly_array *a, size_t block);
 
 /** Fills \p out (capacity \p max) with the blocks step \p step touches and
  *  returns how many; duplicates are allowed. Returning more than max is an
- *  error. */
+ *  error. It is called twice per step (when the step enters the look-ahead
+ *  window and when it becomes the current step), so the seeker's memory does
+ *  not grow with the look-ahead; both calls must give the same blocks. */
 typedef size_t (*iopoly_step_fn)(void *ctx, size_t step, size_t *out,
                                  size_t max);
 

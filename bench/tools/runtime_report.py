@@ -353,7 +353,7 @@ def main():
                     kb = fmt_bytes(r["read_bytes"]) + (" (before the timeout)" if partial else "")
                 w("| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
                     n, fmt_bytes(r["matrix"]), mib(r["limit"]) if r["limit"] else "none", LABEL[v], fetch,
-                    fmt_bytes(s["bytes_read"]) if s else "-", kb,
+                    fmt_bytes(s["read_bytes"]) if s else "-", kb,
                     wall_cell(r), fnum(s["modeled_io_seconds"]) if s else "-",
                     fnum(s["io_seconds"]) if s else "-",
                     fnum(r["cpu"]) if r["ok"] else "-", mib(r["peak"]), direct, ck, r["load"] or "-"))

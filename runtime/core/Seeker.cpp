@@ -16,29 +16,41 @@ iopoly_seeker::iopoly_seeker(iopoly::StripeBuffer &Buf, iopoly_array *A,
                              size_t NSteps, iopoly_step_fn Fn, void *Ctx,
                              size_t MaxPerStep, size_t Lookahead, int Mode)
     : Buf(Buf), A(A), NSteps(NSteps), Fn(Fn), Ctx(Ctx), MaxPerStep(MaxPerStep),
-      Lookahead(Lookahead), Mode(Mode), Scratch(MaxPerStep) {
+      Lookahead(Lookahead), Mode(Mode) {
   // Leave an eighth of the buffer to the program's own attaches; blocks
   // beyond the budget are only hinted (prefetched without a pin).
   size_t Frames = Buf.numFrames();
   PinBudget = Frames > 8 ? Frames - Frames / 8 : Frames;
 }
 
-Status iopoly_seeker::enter(size_t Step) {
-  size_t N = Fn(Ctx, Step, Scratch.data(), MaxPerStep);
+Status iopoly_seeker::stepBlocks(size_t Step, std::vector<size_t> &Out) {
+  Out.resize(MaxPerStep);
+  size_t N = Fn(Ctx, Step, Out.data(), MaxPerStep);
   if (N > MaxPerStep)
     return Status::error(format("seeker on array '%s': step %zu has %zu blocks, more than max_blocks_per_step=%zu",
                                 A->Name.c_str(), Step, N, MaxPerStep));
-  std::vector<size_t> List(Scratch.begin(), Scratch.begin() + static_cast<long>(N));
-  std::sort(List.begin(), List.end());
-  List.erase(std::unique(List.begin(), List.end()), List.end());
+  Out.resize(N);
   size_t NB = A->Geo.numStripes();
-  for (size_t B : List) {
+  for (size_t B : Out)
     if (B >= NB)
       return Status::error(format("seeker on array '%s': step %zu touches block %zu, but the array has %zu blocks",
                                   A->Name.c_str(), Step, B, NB));
+  return {};
+}
+
+// A block is counted once per occurrence in a step's list (duplicates
+// included): leave() walks the same list, so the counts balance.
+Status iopoly_seeker::enter(size_t Step) {
+  if (Status E = stepBlocks(Step, Entering))
+    return E;
+  std::vector<size_t> New;
+  for (size_t B : Entering)
+    if (Blocks[B].Steps++ == 0)
+      New.push_back(B);
+  // New blocks are requested in block order: sequential on each disk.
+  std::sort(New.begin(), New.end());
+  for (size_t B : New) {
     Held &H = Blocks[B];
-    if (H.Steps++ > 0)
-      continue;
     if (PinnedCount < PinBudget) {
       if (Status E = Buf.pinAhead(A, B, Mode, H.Pinned))
         return E;
@@ -49,15 +61,14 @@ Status iopoly_seeker::enter(size_t Step) {
       (void)Buf.prefetch(A, B, Taken);
     }
   }
-  Window.push_back(std::move(List));
   return {};
 }
 
 Status iopoly_seeker::leave() {
   Status First;
-  for (size_t B : Window.front()) {
+  for (size_t B : Current) {
     auto It = Blocks.find(B);
-    if (--It->second.Steps > 0)
+    if (It == Blocks.end() || --It->second.Steps > 0)
       continue;
     if (It->second.Pinned) {
       if (Status E = Buf.release(A, B))
@@ -67,13 +78,13 @@ Status iopoly_seeker::leave() {
     }
     Blocks.erase(It);
   }
-  Window.pop_front();
+  Current.clear();
   return First;
 }
 
 long iopoly_seeker::next(Status &Err) {
   Err = Status();
-  if (Cur >= 0 && !Window.empty())
+  if (Cur >= 0 && Cur < static_cast<long>(NSteps))
     if ((Err = leave()))
       return -1;
   if (Cur + 1 >= static_cast<long>(NSteps)) {
@@ -85,9 +96,23 @@ long iopoly_seeker::next(Status &Err) {
   while (NextToEnter < Until)
     if ((Err = enter(NextToEnter++)))
       return -1;
+  // The step function is asked again for the current step (the window
+  // keeps no lists); it must answer as it did when the step was entered.
+  if ((Err = stepBlocks(static_cast<size_t>(Cur), Current)))
+    return -1;
   // Everything the current step touches must now be attached and present.
-  for (size_t B : Window.front()) {
-    Held &H = Blocks[B];
+  for (size_t B : Current) {
+    auto It = Blocks.find(B);
+    if (It == Blocks.end()) {
+      Err = Status::error(format("seeker on array '%s': step %ld now touches block %zu, which it did not name when "
+                                 "it was entered (the step function must give the same blocks each time)",
+                                 A->Name.c_str(), Cur, B));
+      Current.clear();
+      return -1;
+    }
+    Held &H = It->second;
+    if (H.Data)
+      continue;
     if (!H.Pinned) {
       if ((Err = Buf.attach(A, B, Mode, H.Data)))
         return -1;
@@ -118,7 +143,7 @@ Status iopoly_seeker::close() {
         if (First.ok())
           First = E;
   Blocks.clear();
-  Window.clear();
+  Current.clear();
   PinnedCount = 0;
   return First;
 }

@@ -16,7 +16,6 @@
 
 #include "core/Error.h"
 
-#include <deque>
 #include <unordered_map>
 #include <vector>
 
@@ -54,9 +53,15 @@ private:
   long Cur = -1;
   size_t NextToEnter = 0;
   size_t PinnedCount = 0;
-  std::deque<std::vector<size_t>> Window; ///< blocks of steps Cur..
+  /// Calls the step function for \p Step into \p Out and checks its answer.
+  iopoly::Status stepBlocks(size_t Step, std::vector<size_t> &Out);
+
+  // The window keeps no per-step lists (they cost look-ahead x blocks per
+  // step of memory, more than the buffer's slack under a memory limit): the
+  // step function is asked again when a step becomes the current one.
   std::unordered_map<size_t, Held> Blocks;
-  std::vector<size_t> Scratch;
+  std::vector<size_t> Entering; ///< blocks of the step being entered
+  std::vector<size_t> Current;  ///< blocks of step Cur, as entered
 };
 
 #endif

@@ -232,3 +232,34 @@ TEST(Seeker, StepListsThatAreTooLongOrOutOfRangeAreErrors) {
   EXPECT_EQ(0u, H.Buffer->pinCount(nullptr));
   ASSERT_TRUE(H.Buffer->drop(A.get()).ok());
 }
+
+namespace {
+/// A step function that names other blocks when asked again for a step.
+struct Drifting {
+  std::vector<unsigned> Calls = std::vector<unsigned>(16, 0);
+};
+size_t driftFn(void *Ctx, size_t Step, size_t *Out, size_t Max) {
+  Drifting &D = *static_cast<Drifting *>(Ctx);
+  if (Max < 1)
+    return 1;
+  Out[0] = D.Calls[Step]++ == 0 ? Step : Step + 8;
+  return 1;
+}
+} // namespace
+
+TEST(Seeker, AStepFunctionThatChangesItsAnswerIsAnError) {
+  BufferHarness H(8, Stripe, 2);
+  auto A = makeMemArray("D", 3, 40 * Stripe, Stripe, 2);
+  H.track(*A);
+  fill(*A);
+  Drifting D;
+  iopoly_seeker Sk(*H.Buffer, A.get(), 4, driftFn, &D, 1, /*Lookahead=*/1, IOPOLY_READ);
+  Status E;
+  EXPECT_EQ(-1, Sk.next(E));
+  ASSERT_FALSE(E.ok());
+  EXPECT_NE(std::string::npos, E.message().find("array 'D'")) << E.message();
+  EXPECT_NE(std::string::npos, E.message().find("same blocks each time")) << E.message();
+  ASSERT_TRUE(Sk.close().ok());
+  EXPECT_EQ(0u, H.Buffer->pinCount(nullptr));
+  ASSERT_TRUE(H.Buffer->drop(A.get()).ok());
+}
