@@ -25,6 +25,7 @@
 #include "mpi/MpiGroup.h"
 
 #include "core/Config.h"
+#include "OmpioLocking.h"
 
 #include "iopoly.h"
 
@@ -86,6 +87,7 @@ public:
     if (Size <= 1)
       return false;
     int Provided = 0;
+    iopoly::requestOmpioRangeLocks();
     if (PMPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &Provided) != MPI_SUCCESS)
       return false;
     OwnsMpi = true;
@@ -195,6 +197,8 @@ extern "C" {
 IOPOLY_API int MPI_Init(int *Argc, char ***Argv) {
   int Init = 0;
   PMPI_Initialized(&Init);
+  if (!Init)
+    iopoly::requestOmpioRangeLocks();
   int R = Init ? MPI_SUCCESS : PMPI_Init(Argc, Argv);
   if (R == MPI_SUCCESS)
     glue().afterInit();
@@ -207,8 +211,10 @@ IOPOLY_API int MPI_Init_thread(int *Argc, char ***Argv, int Required, int *Provi
   int R = MPI_SUCCESS;
   if (Init)
     PMPI_Query_thread(Provided);
-  else
+  else {
+    iopoly::requestOmpioRangeLocks();
     R = PMPI_Init_thread(Argc, Argv, Required, Provided);
+  }
   if (R == MPI_SUCCESS)
     glue().afterInit();
   return R;

@@ -25,6 +25,9 @@ if "$KT_MPIEXEC" --version 2>&1 | grep -E "Open MPI|OpenRTE" > /dev/null; then
   launcher+=(--oversubscribe --timeout 200)
   [ "$(id -u)" -eq 0 ] && launcher+=(--allow-run-as-root)
   export OMPI_MCA_btl=self,vader
+  # Open MPI < 4.1.7 loses bytes of strided collective writes (data sieving
+  # without file locks, its issue 12718); the fixed releases lock ranges.
+  export OMPI_MCA_fs_ufs_lock_algorithm=${OMPI_MCA_fs_ufs_lock_algorithm:-3}
 fi
 # One process without mpirun: no orted (it would inherit LD_PRELOAD).
 export OMPI_MCA_ess_singleton_isolated=1

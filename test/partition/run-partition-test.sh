@@ -27,6 +27,9 @@ if "$PT_MPIEXEC" --version 2>&1 | grep -E "Open MPI|OpenRTE|open-mpi.org" > /dev
   launcher+=(--oversubscribe --timeout 120)
   [ "$(id -u)" -eq 0 ] && launcher+=(--allow-run-as-root)
   export OMPI_MCA_btl=self,vader
+  # Open MPI < 4.1.7 loses bytes of strided collective writes (data sieving
+  # without file locks, its issue 12718); the fixed releases lock ranges.
+  export OMPI_MCA_fs_ufs_lock_algorithm=${OMPI_MCA_fs_ufs_lock_algorithm:-3}
   openmpi=1
 fi
 read -r -a preflags <<<"${PT_PREFLAGS:-}"

@@ -43,6 +43,7 @@
 #include "io/Backend.h"
 #include "core/Config.h"
 #include "core/Json.h"
+#include "OmpioLocking.h"
 
 #include "iopoly.h"
 
@@ -694,6 +695,7 @@ Status startMpi() {
   if (!Init) {
     int Provided = MPI_THREAD_SINGLE;
     // PMPI: a wrapper of MPI_Init_thread (libiopoly_mpi's) is for the program's call.
+    iopoly::requestOmpioRangeLocks();
     if (PMPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &Provided) != MPI_SUCCESS)
       return Status::error("MPI_Init_thread failed");
     S.OwnsMpi = true;

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "mpi/Interposer.h"
+#include "OmpioLocking.h"
 #include "common/Paths.h"
 #include "mpi/Clock.h"
 #include "mpi/Datatype.h"
@@ -416,6 +417,7 @@ int init(int *Argc, char ***Argv, int Required, int *Provided) {
   int Level = E ? Required : Rt.L->threadLevel(Required);
   if (!E)
     Rt.L->beforeInit();
+  iopoly::requestOmpioRangeLocks();
   int Got = MPI_THREAD_SINGLE;
   int Rc = nextMpi<int (*)(int *, char ***, int, int *)>("MPI_Init_thread", PMPI_Init_thread)(Argc, Argv, Level, &Got);
   if (Provided)
