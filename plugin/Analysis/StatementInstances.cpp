@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "Analysis/StatementInstances.h"
 
+#include "polly/CodePreparation.h"
 #include "polly/ScopInfo.h"
 
 #include "isl/ilp.h"
@@ -100,8 +101,13 @@ std::optional<InstanceCount> countDomainPoints(isl_set *Domain) {
 
 double loopTrips(Loop &L, const BasicBlock &At, ScalarEvolution &SE) {
   unsigned T = SE.getSmallConstantTripCount(&L);
-  if (!T)
-    T = SE.getSmallConstantMaxTripCount(&L);
+  // The maximum of a count that varies (a triangular loop's); a bound
+  // unknown at compile time leaves only its type's range as maximum,
+  // which says nothing about the run.
+  if (!T) {
+    unsigned Max = SE.getSmallConstantMaxTripCount(&L);
+    T = Max < (1u << 30) ? Max : 0;
+  }
   // Counted at the exit test: in a loop not yet rotated (the layout pass
   // runs early) the test is in the header, which runs once more than the body.
   if (T > 1 && L.getExitingBlock() == L.getHeader() && &At != L.getHeader())
@@ -112,6 +118,10 @@ double loopTrips(Loop &L, const BasicBlock &At, ScalarEvolution &SE) {
 void domainInstanceCounts(Function &F, FunctionAnalysisManager &FAM,
                           const SmallPtrSetImpl<const Instruction *> &Wanted,
                           DenseMap<const Instruction *, InstanceCount> &Out) {
+  // As in Polly's own pipeline: the entry block split off, so that loops
+  // starting right after it are not refused as "containing the function
+  // entry" (SimplifyCFG merges the blocks again later).
+  FAM.invalidate(F, polly::CodePreparationPass().run(F, FAM));
   auto &SI = FAM.getResult<polly::ScopInfoAnalysis>(F);
   auto &LI = FAM.getResult<LoopAnalysis>(F);
   auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);

@@ -54,8 +54,8 @@ struct InstanceCount {
 std::optional<InstanceCount> countDomainPoints(isl_set *Domain);
 
 /// Times the body of loop \p L runs per entry, for code in block \p At:
-/// its trip count from scalar evolution, else its maximum, else
-/// RepresentativeCount.
+/// its trip count from scalar evolution, else its maximum (unless that is
+/// only its counter type's range), else RepresentativeCount.
 double loopTrips(llvm::Loop &L, const llvm::BasicBlock &At, llvm::ScalarEvolution &SE);
 
 /// For every load and store in \p Wanted that Polly models in a SCoP of
