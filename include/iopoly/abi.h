@@ -36,8 +36,9 @@
  *     the shape of disk-resident globals.
  *  3: the file layout of disk-resident globals (__iopoly_global_init).
  *  4: locality sets run as tasks (struct iopoly_set_table, __iopoly_run_sets,
- *     __iopoly_par_*). */
-#define IOPOLY_ABI_VERSION 4
+ *     __iopoly_par_*).
+ *  5: layout profiles (struct iopoly_layout_sites, __iopoly_layout_profile). */
+#define IOPOLY_ABI_VERSION 5
 
 #ifdef __cplusplus
 extern "C" {
@@ -166,6 +167,35 @@ IOPOLY_API void __iopoly_par_start(void (*fn)(void *), void *data, unsigned nthr
 IOPOLY_API bool __iopoly_par_next(long *lo, long *hi);
 IOPOLY_API void __iopoly_par_end_nowait(void);
 IOPOLY_API void __iopoly_par_end(void);
+
+/* File layouts from a profile (paper 1, section 4): a module built with
+ * -fplugin-arg-iopoly-layout=instrument counts, for every access site of
+ * every disk-resident global whose layout can change, how many times it
+ * runs (counts[k] for sites[k], atomic adds). Its constructor registers the
+ * table; at exit the runtime writes every registered table's counts to
+ * IOPOLY_LAYOUT_PROFILE, which -fplugin-arg-iopoly-layout=profile reads
+ * (format: plugin/Support/LayoutProfile.h; first line
+ * IOPOLY_LAYOUT_PROFILE_HEADER). */
+struct iopoly_layout_site {
+  const char *array;    /* the array's name (as in its files) */
+  const char *function; /* enclosing function (IR name) */
+  const char *where;    /* "file:line:col" of the access, or "-" */
+  uint32_t site;        /* its number among the accesses of array in function */
+  uint32_t store;       /* 1 store, 0 load */
+};
+
+struct iopoly_layout_sites {
+  uint32_t abi;       /* IOPOLY_LAYOUT_SITES_ABI */
+  uint32_t num_sites;
+  const char *unit;   /* the module's source file */
+  const struct iopoly_layout_site *sites;
+  uint64_t *counts;   /* num_sites counters */
+};
+
+#define IOPOLY_LAYOUT_SITES_ABI 1
+#define IOPOLY_LAYOUT_PROFILE_HEADER "iopoly-layout-profile 1"
+
+IOPOLY_API void __iopoly_layout_profile(const struct iopoly_layout_sites *table);
 
 /* memset/memcpy/memmove on memory that may be disk-resident. */
 IOPOLY_API void __iopoly_memset(void *dst, int value, size_t n);

@@ -10,6 +10,22 @@
 
 namespace iopoly {
 
+const char *weightSourceText(WeightSource S) {
+  switch (S) {
+  case WeightSource::TripProduct:
+    return "trip product";
+  case WeightSource::DomainCount:
+    return "exact domain count";
+  case WeightSource::DomainParams:
+    return "exact domain count with parameters at representative values";
+  case WeightSource::DomainBox:
+    return "domain box hull";
+  case WeightSource::Profile:
+    return "profile";
+  }
+  return "?";
+}
+
 std::string permString(const std::vector<unsigned> &Perm) {
   std::string S;
   for (size_t I = 0; I < Perm.size(); ++I)

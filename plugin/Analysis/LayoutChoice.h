@@ -5,8 +5,9 @@
 // Paper 1, section 4 (Fig. 12): an m-dimensional disk-resident array has m!
 // candidate file layouts (dimension permutations) plus "other"; every access
 // votes, weighted by how many times its statement runs, and the best layout
-// is chosen. Plain data, no LLVM: FileLayoutPass fills the accesses from
-// loop structure and scalar evolution; the tests build them by hand.
+// is chosen. Plain data, no LLVM: FileLayoutPass fills the accesses (their
+// weights from Polly's domains, the trip counts of their loops, or the
+// counts of an instrumented run); the tests build them by hand.
 //
 // An access is described by, for each array dimension, the depth of the
 // innermost enclosing loop in which its subscript varies (0: invariant).
@@ -26,10 +27,24 @@
 
 namespace iopoly {
 
+/// Where an access's weight (how many times its statement runs) comes from.
+enum class WeightSource {
+  TripProduct,  ///< product of its loops' trip counts (outside SCoPs)
+  DomainCount,  ///< points of its statement's domain in Polly's SCoP, counted exactly
+  DomainParams, ///< the same with the SCoP's parameters at representative values
+  DomainBox,    ///< the domain's bounding box (too many points to count)
+  Profile,      ///< executions counted by an instrumented run
+};
+inline constexpr unsigned NumWeightSources = 5;
+
+/// "exact domain count", ... (remarks).
+const char *weightSourceText(WeightSource S);
+
 /// One access site of the array.
 struct LayoutAccess {
   double Weight = 1;            ///< instances of its statement
   std::vector<unsigned> Depth;  ///< per dimension: innermost varying loop depth
+  WeightSource Source = WeightSource::TripProduct;
 };
 
 /// The score of one candidate layout.

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Support/Options.h"
+#include "Support/LayoutProfile.h"
 #include "mpi/Topology.h"
 
 #include "Sizes.h"
@@ -136,15 +137,23 @@ static cl::opt<bool> ReverseOrderOpt("iopoly-debug-reverse-order", cl::Hidden,
 
 static cl::opt<std::string> LayoutOpt("iopoly-layout",
                                       cl::desc("File layouts of disk-resident arrays (paper 1, sec. 4): static (chosen "
-                                               "from the accesses at compile time), off (row-major), or per array "
-                                               "NAME:P0,P1[+NAME:...] (the others static); profile is not "
-                                               "implemented yet"),
+                                               "from the accesses at compile time), off (row-major), profile (chosen "
+                                               "from the counts of an instrumented run, -iopoly-layout-profile), "
+                                               "instrument (row-major; the program counts its accesses for profile) "
+                                               "or per array NAME:P0,P1[+NAME:...] (the others static)"),
                                       cl::init("static"), cl::cat(IOPolyCategory));
 
 static cl::opt<std::string> LayoutProfileOpt("iopoly-layout-profile",
-                                             cl::desc("Counts of an instrumented run for layout=profile (not "
-                                                      "implemented yet)"),
+                                             cl::desc("layout=profile: the counts an instrumented run wrote "
+                                                      "(IOPOLY_LAYOUT_PROFILE)"),
                                              cl::init(""), cl::cat(IOPolyCategory));
+
+// Test and comparison only: score with the trip counts of the loops even
+// inside SCoPs (the weights before they were counted from Polly's domains).
+static cl::opt<bool> LayoutDomainCountsOpt("iopoly-layout-domain-counts", cl::Hidden,
+                                           cl::desc("Weigh layout votes by the points of Polly's statement domains "
+                                                    "(false: trip-count products only)"),
+                                           cl::init(true), cl::cat(IOPolyCategory));
 
 /// Parses "V:1,0+W:2,0,1" (';' also separates); "" or why not.
 static std::string parseExplicitLayouts(StringRef Text, SmallVectorImpl<std::pair<std::string, SmallVector<unsigned, 4>>> &Out) {
@@ -185,8 +194,16 @@ static std::string parseExplicitLayouts(StringRef Text, SmallVectorImpl<std::pai
 LayoutMode layoutMode() {
   if (LayoutOpt == "off")
     return LayoutMode::Off;
+  if (LayoutOpt == "profile")
+    return LayoutMode::Profile;
+  if (LayoutOpt == "instrument")
+    return LayoutMode::Instrument;
   return LayoutOpt == "static" || LayoutOpt.empty() ? LayoutMode::Static : LayoutMode::Explicit;
 }
+
+std::string layoutProfilePath() { return LayoutProfileOpt; }
+
+bool layoutDomainCounts() { return LayoutDomainCountsOpt; }
 
 bool requestedLayout(StringRef Name, SmallVectorImpl<unsigned> &Perm) {
   if (layoutMode() != LayoutMode::Explicit)
@@ -263,6 +280,12 @@ MappingOptions mappingOptions() {
 }
 
 std::string checkOptionCombination() {
+  if (LayoutOpt == "profile" && LayoutProfileOpt.empty())
+    return "-fplugin-arg-iopoly-layout=profile needs -fplugin-arg-iopoly-layout-profile=FILE (the counts of a run of "
+           "the program built with -fplugin-arg-iopoly-layout=instrument, written to IOPOLY_LAYOUT_PROFILE)";
+  if (!LayoutProfileOpt.empty() && LayoutOpt != "profile")
+    return "-fplugin-arg-iopoly-layout-profile is read by -fplugin-arg-iopoly-layout=profile only (layout is '" +
+           LayoutOpt + "')";
   if (MpiOpt && ModeOpt == Mode::Off)
     return "-fplugin-arg-iopoly-mpi=on needs the disk-resident arrays in the runtime, where the ranks share them: "
            "mode=off keeps them in each process's memory";
@@ -362,20 +385,24 @@ std::string applyPluginArg(StringRef Arg) {
   if (Name == "map-max-chunks" && (MapMaxChunksOpt == 0 || MapMaxChunksOpt > 4096))
     return "iopoly option 'map-max-chunks' must be between 1 and 4096";
   if (Name == "layout") {
-    if (LayoutOpt == "profile")
-      return "-fplugin-arg-iopoly-layout=profile (the profile-based layout choice of paper 1, section 4) is not "
-             "implemented yet: use layout=static (counts from the loops at compile time), off, or an explicit "
-             "NAME:P0,P1 per array";
     SmallVector<std::pair<std::string, SmallVector<unsigned, 4>>, 4> L;
-    if (LayoutOpt != "static" && LayoutOpt != "off") {
+    if (LayoutOpt != "static" && LayoutOpt != "off" && LayoutOpt != "profile" && LayoutOpt != "instrument") {
       std::string E = parseExplicitLayouts(LayoutOpt, L);
       if (!E.empty())
         return E;
     }
   }
-  if (Name == "layout-profile")
-    return "-fplugin-arg-iopoly-layout-profile: profile-based layout selection is not implemented yet (use "
-           "-fplugin-arg-iopoly-layout=static, off or NAME:P0,P1)";
+  if (Name == "layout-profile") {
+    if (LayoutProfileOpt.empty())
+      return "iopoly option 'layout-profile' needs the path of a profile (written by a program built with "
+             "-fplugin-arg-iopoly-layout=instrument and run with IOPOLY_LAYOUT_PROFILE=FILE)";
+    // Read now, so that a missing or malformed file is an error before
+    // anything is compiled (the pass reads the same cached copy).
+    const LayoutProfile *P = nullptr;
+    std::string E = loadLayoutProfile(LayoutProfileOpt, P);
+    if (!E.empty())
+      return "-fplugin-arg-iopoly-layout-profile: " + E;
+  }
   if (Name == "topology") {
     if (TopologyOpt.empty())
       return "iopoly option 'topology' needs the path of a topology file";

@@ -76,10 +76,17 @@ bool mappingPrint();
 
 /// -iopoly-layout: how the file layouts of disk-resident globals are chosen
 /// (paper 1, section 4): static (scored at compile time), off (row-major),
-/// or explicit per array ("V:1,0+W:2,0,1"; the others static). profile is
-/// reserved for the paper's profile-based variant and rejected for now.
-enum class LayoutMode { Off, Static, Explicit };
+/// explicit per array ("V:1,0+W:2,0,1"; the others static), profile
+/// (scored with the counts of an instrumented run, -iopoly-layout-profile)
+/// or instrument (row-major; the program counts each access site's
+/// executions and writes them to IOPOLY_LAYOUT_PROFILE at exit).
+enum class LayoutMode { Off, Static, Explicit, Profile, Instrument };
 LayoutMode layoutMode();
+/// -iopoly-layout-profile: the file layout=profile reads ("" if none).
+std::string layoutProfilePath();
+/// -iopoly-layout-domain-counts (hidden, default true): weights inside
+/// SCoPs are the points of Polly's statement domains.
+bool layoutDomainCounts();
 /// The layout the option requests for array \p Name, if any.
 bool requestedLayout(llvm::StringRef Name, llvm::SmallVectorImpl<unsigned> &Perm);
 

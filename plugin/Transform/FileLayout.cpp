@@ -5,14 +5,20 @@
 //===----------------------------------------------------------------------===//
 #include "Transform/FileLayout.h"
 #include "Analysis/LayoutChoice.h"
+#include "Analysis/StatementInstances.h"
+#include "Polly/PollyPipeline.h"
+#include "Support/LayoutProfile.h"
+#include "Transform/LayoutInstrument.h"
 #include "Support/DiskResidentRegistry.h"
 #include "Support/Options.h"
 
+#include "llvm/ADT/MapVector.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/ReplaceConstant.h"
@@ -20,15 +26,13 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/Local.h"
 
+#include <map>
+
 #define DEBUG_TYPE "iopoly"
 
 using namespace llvm;
 
 namespace iopoly {
-
-/// Trip count assumed for a loop whose count scalar evolution cannot bound
-/// (the weights only compare accesses with each other).
-static constexpr double RepresentativeTrips = 100;
 
 SmallVector<unsigned, 4> layoutOf(const GlobalVariable &G) {
   SmallVector<unsigned, 4> P;
@@ -139,7 +143,8 @@ std::string collectAccesses(GlobalVariable &G, const ArrayForm &F, std::vector<E
 }
 
 /// Per subscript, the depth of the innermost loop around \p A in which it
-/// varies; the weight is the product of the loops' trip counts.
+/// varies; the weight is the product of the loops' trip counts (replaced
+/// by a domain count or a profile count when there is one).
 LayoutAccess describeAccess(const ElementAccess &A, LoopInfo &LI, ScalarEvolution &SE) {
   LayoutAccess R;
   Loop *Inner = LI.getLoopFor(A.I->getParent());
@@ -157,16 +162,9 @@ LayoutAccess describeAccess(const ElementAccess &A, LoopInfo &LI, ScalarEvolutio
     }
     R.Depth.push_back(Depth);
   }
-  for (Loop *L = Inner; L; L = L->getParentLoop()) {
-    unsigned T = SE.getSmallConstantTripCount(L);
-    if (!T)
-      T = SE.getSmallConstantMaxTripCount(L);
-    // Counted at the exit test: in a loop not yet rotated (the pass runs
-    // early) the test is in the header, which runs once more than the body.
-    if (T > 1 && L->getExitingBlock() == L->getHeader() && A.I->getParent() != L->getHeader())
-      --T;
-    R.Weight *= T ? static_cast<double>(T) : RepresentativeTrips;
-  }
+  for (Loop *L = Inner; L; L = L->getParentLoop())
+    R.Weight *= loopTrips(*L, *A.I->getParent(), SE);
+  R.Source = WeightSource::TripProduct;
   return R;
 }
 
@@ -268,51 +266,209 @@ void permute(Module &M, GlobalVariable &G, const ArrayForm &F, ArrayRef<unsigned
 
 } // namespace
 
+namespace {
+
+/// A disk-resident global whose file layout the pass decides.
+struct Target {
+  GlobalVariable *G;
+  ArrayForm F;
+  std::string Name;
+  SmallVector<unsigned, 4> Requested;
+  std::string RequestFrom;
+  std::vector<ElementAccess> Accesses;
+  std::vector<unsigned> SiteNo; ///< per access: its number in its function
+  std::string Escape;           ///< why the layout cannot change ("" if it can)
+  std::vector<LayoutAccess> Described;
+  std::string ProfileMiss;      ///< layout=profile: why the profile was not used
+};
+
+/// Numbers each access of \p T among the accesses of the array in its
+/// function, in instruction order: the site ids of layout profiles, the
+/// same in the instrumented build and in the one that reads its counts.
+void numberSites(Target &T, DenseMap<const Function *, DenseMap<const Instruction *, unsigned>> &Order) {
+  std::vector<std::pair<std::pair<const Function *, unsigned>, unsigned>> Keyed;
+  for (unsigned K = 0; K < T.Accesses.size(); ++K) {
+    Function *Fn = T.Accesses[K].I->getFunction();
+    auto &O = Order[Fn];
+    if (O.empty()) {
+      unsigned N = 0;
+      for (Instruction &I : instructions(*Fn))
+        O[&I] = N++;
+    }
+    Keyed.push_back({{Fn, O.lookup(T.Accesses[K].I)}, K});
+  }
+  // Functions in module order, then instruction order.
+  DenseMap<const Function *, unsigned> FnOrder;
+  unsigned FN = 0;
+  for (const Function &Fn : *T.G->getParent())
+    FnOrder[&Fn] = FN++;
+  llvm::sort(Keyed, [&](const auto &A, const auto &B) {
+    return std::make_pair(FnOrder.lookup(A.first.first), A.first.second) <
+           std::make_pair(FnOrder.lookup(B.first.first), B.first.second);
+  });
+  T.SiteNo.assign(T.Accesses.size(), 0);
+  DenseMap<const Function *, unsigned> Next;
+  for (auto &[Key, K] : Keyed)
+    T.SiteNo[K] = Next[Key.first]++;
+}
+
+/// layout=profile: the recorded counts as the weights of \p T's accesses,
+/// or why they cannot be used (T.ProfileMiss).
+void applyProfile(Target &T, const LayoutProfile &P, StringRef Unit) {
+  std::vector<const LayoutProfileSite *> Sites = P.sitesOf(Unit, T.Name);
+  if (Sites.empty()) {
+    T.ProfileMiss = "the profile '" + P.Path + "' has no counts for it (unit " + Unit.str() + ")";
+    return;
+  }
+  std::map<std::pair<std::string, unsigned>, const LayoutProfileSite *> ByKey;
+  for (const LayoutProfileSite *S : Sites)
+    ByKey[{S->Function, S->Site}] = S;
+  std::vector<double> Counts;
+  for (unsigned K = 0; K < T.Accesses.size(); ++K) {
+    const ElementAccess &A = T.Accesses[K];
+    auto It = ByKey.find({profileField(A.I->getFunction()->getName()), T.SiteNo[K]});
+    bool Store = isa<StoreInst>(A.I);
+    if (It == ByKey.end() || It->second->Store != Store) {
+      T.ProfileMiss = "the profile '" + P.Path + "' does not match this compilation (site " +
+                      std::to_string(T.SiteNo[K]) + " in '" + A.I->getFunction()->getName().str() + "', a " +
+                      (Store ? "store" : "load") + ", " + (It == ByKey.end() ? "is not recorded" : "is recorded as a " + std::string(Store ? "load" : "store")) +
+                      "; the source or the options changed since the instrumented build)";
+      return;
+    }
+    Counts.push_back(static_cast<double>(It->second->Count));
+  }
+  if (Sites.size() != T.Accesses.size()) {
+    T.ProfileMiss = "the profile '" + P.Path + "' records " + std::to_string(Sites.size()) + " sites of it, this compilation has " +
+                    std::to_string(T.Accesses.size()) + " (the source or the options changed since the instrumented build)";
+    return;
+  }
+  for (unsigned K = 0; K < T.Accesses.size(); ++K) {
+    T.Described[K].Weight = Counts[K];
+    T.Described[K].Source = WeightSource::Profile;
+  }
+}
+
+/// "; weights: exact domain count (2 accesses), trip product (1 access)".
+std::string weightSources(const std::vector<LayoutAccess> &Described) {
+  unsigned N[NumWeightSources] = {};
+  for (const LayoutAccess &A : Described)
+    ++N[static_cast<unsigned>(A.Source)];
+  std::string S;
+  for (unsigned K = 0; K < NumWeightSources; ++K)
+    if (N[K])
+      S += std::string(S.empty() ? "; weights: " : ", ") + weightSourceText(static_cast<WeightSource>(K)) + " (" +
+           std::to_string(N[K]) + (N[K] == 1 ? " access)" : " accesses)");
+  return S;
+}
+
+} // namespace
+
 PreservedAnalyses FileLayoutPass::run(Module &M, ModuleAnalysisManager &MAM) {
-  if (layoutMode() == LayoutMode::Off)
+  LayoutMode Mode = layoutMode();
+  if (Mode == LayoutMode::Off)
     return PreservedAnalyses::all();
-  SmallVector<GlobalVariable *, 4> Targets;
+  std::vector<Target> Targets;
   for (GlobalVariable &G : M.globals())
     if (G.getMetadata(DiskResidentMD) && !G.isDeclaration() && !G.getMetadata(LayoutMD))
-      Targets.push_back(&G);
+      Targets.push_back({&G});
   if (Targets.empty())
     return PreservedAnalyses::all();
   auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   LLVMContext &Ctx = M.getContext();
-  bool Changed = false;
-  for (GlobalVariable *G : Targets) {
-    ArrayForm F;
-    if (!formOf(G->getValueType(), F))
+
+  // 1. Each array's form, request and accesses (nothing changes yet).
+  std::vector<Target> Kept;
+  for (Target &T : Targets) {
+    GlobalVariable *G = T.G;
+    if (!formOf(G->getValueType(), T.F))
       continue; // one dimension (or an array of structs): nothing to permute
-    std::string Name = arrayName(*G);
+    T.Name = arrayName(*G);
     // A request: the pragma's (metadata), else the option's.
-    SmallVector<unsigned, 4> Requested;
-    std::string RequestFrom;
     if (MDNode *N = G->getMetadata(LayoutRequestMD)) {
       for (const MDOperand &Op : N->operands())
         if (auto *C = mdconst::dyn_extract_or_null<ConstantInt>(Op))
-          Requested.push_back(static_cast<unsigned>(C->getZExtValue()));
-      RequestFrom = "#pragma iopoly layout";
-    } else if (requestedLayout(Name, Requested)) {
-      RequestFrom = "-fplugin-arg-iopoly-layout";
+          T.Requested.push_back(static_cast<unsigned>(C->getZExtValue()));
+      T.RequestFrom = "#pragma iopoly layout";
+    } else if (requestedLayout(T.Name, T.Requested)) {
+      T.RequestFrom = "-fplugin-arg-iopoly-layout";
     }
-    if (!Requested.empty()) {
-      SmallVector<unsigned, 4> Sorted(Requested);
+    if (!T.Requested.empty()) {
+      SmallVector<unsigned, 4> Sorted(T.Requested);
       llvm::sort(Sorted);
-      bool IsPerm = Sorted.size() == F.rank();
+      bool IsPerm = Sorted.size() == T.F.rank();
       for (unsigned K = 0; IsPerm && K < Sorted.size(); ++K)
         IsPerm = Sorted[K] == K;
       if (!IsPerm) {
-        Ctx.emitError("iopoly: " + RequestFrom + " asks for layout " + permString({Requested.begin(), Requested.end()}) +
-                      " of '" + Name + "', which has " + std::to_string(F.rank()) +
-                      " dimensions: expected a permutation of 0.." + std::to_string(F.rank() - 1));
+        Ctx.emitError("iopoly: " + T.RequestFrom + " asks for layout " +
+                      permString({T.Requested.begin(), T.Requested.end()}) + " of '" + T.Name + "', which has " +
+                      std::to_string(T.F.rank()) + " dimensions: expected a permutation of 0.." +
+                      std::to_string(T.F.rank() - 1));
         continue;
       }
     }
     convertUsersOfConstantsToInstructions({G});
-    std::vector<ElementAccess> Accesses;
-    std::string Escape = collectAccesses(*G, F, Accesses);
-    Instruction *Anchor = Accesses.empty() ? nullptr : Accesses.front().I;
+    T.Escape = collectAccesses(*G, T.F, T.Accesses);
+    if (mpiEnabled())
+      T.Escape = "arrays shared by MPI ranks keep row-major (the layout choice does not cover distributed programs)";
+    Kept.push_back(std::move(T));
+  }
+  Targets = std::move(Kept);
+
+  // 2. The votes: each access's pattern and weight, read while the IR is
+  // still the one Polly's domains and the profile's sites describe.
+  DenseMap<const Function *, DenseMap<const Instruction *, unsigned>> Order;
+  for (Target &T : Targets)
+    if (T.Escape.empty())
+      numberSites(T, Order);
+  DenseMap<const Instruction *, InstanceCount> Counted;
+  SmallVector<Function *, 8> Analyzed;
+  bool Score = Choose && Mode != LayoutMode::Instrument;
+  if (Score && layoutDomainCounts()) {
+    configurePolly();
+    MapVector<Function *, SmallPtrSet<const Instruction *, 16>> Wanted;
+    for (Target &T : Targets)
+      if (T.Escape.empty())
+        for (const ElementAccess &A : T.Accesses)
+          Wanted[A.I->getFunction()].insert(A.I);
+    for (auto &[Fn, Set] : Wanted) {
+      domainInstanceCounts(*Fn, FAM, Set, Counted);
+      Analyzed.push_back(Fn);
+    }
+  }
+  const LayoutProfile *Profile = nullptr;
+  if (Score && Mode == LayoutMode::Profile) {
+    std::string E = loadLayoutProfile(layoutProfilePath(), Profile);
+    if (!E.empty())
+      Ctx.emitError("iopoly: -fplugin-arg-iopoly-layout=profile: " + E);
+  }
+  for (Target &T : Targets) {
+    if (!T.Escape.empty() || (!Choose && T.Requested.empty()))
+      continue;
+    for (const ElementAccess &A : T.Accesses) {
+      Function &Fn = *A.I->getFunction();
+      LayoutAccess D =
+          describeAccess(A, FAM.getResult<LoopAnalysis>(Fn), FAM.getResult<ScalarEvolutionAnalysis>(Fn));
+      auto It = Counted.find(A.I);
+      if (It != Counted.end()) {
+        D.Weight = It->second.Count;
+        D.Source = It->second.Source;
+      }
+      T.Described.push_back(D);
+    }
+    if (Profile)
+      applyProfile(T, *Profile, profileField(M.getSourceFileName()));
+  }
+  // Polly's model of the functions refers to the accesses about to change.
+  for (Function *Fn : Analyzed)
+    FAM.invalidate(*Fn, PreservedAnalyses::none());
+
+  // 3. The choice, the remarks, the permuted arrays.
+  bool Changed = false;
+  std::vector<LayoutSiteRef> Instrumented;
+  for (Target &T : Targets) {
+    GlobalVariable *G = T.G;
+    const std::string &Name = T.Name;
+    Instruction *Anchor = T.Accesses.empty() ? nullptr : T.Accesses.front().I;
     if (!Anchor)
       for (User *U : G->users())
         if ((Anchor = dyn_cast<Instruction>(U)))
@@ -323,27 +479,29 @@ PreservedAnalyses FileLayoutPass::run(Module &M, ModuleAnalysisManager &MAM) {
       OptimizationRemarkEmitter ORE(Anchor->getFunction());
       ORE.emit(Make);
     };
-    if (mpiEnabled())
-      Escape = "arrays shared by MPI ranks keep row-major (the layout choice does not cover distributed programs)";
-    if (!Escape.empty()) {
-      if (!Requested.empty()) {
-        Ctx.emitError("iopoly: cannot store '" + Name + "' in layout " + layoutText(Requested) + " as " +
-                      RequestFrom + " asks: " + Escape);
+    if (!T.Escape.empty()) {
+      if (!T.Requested.empty()) {
+        Ctx.emitError("iopoly: cannot store '" + Name + "' in layout " + layoutText(T.Requested) + " as " +
+                      T.RequestFrom + " asks: " + T.Escape);
         continue;
       }
       Remark([&] {
         return OptimizationRemarkMissed(DEBUG_TYPE, "LayoutKept", Anchor)
-               << "file layout of '" << Name << "': kept row-major because " << Escape;
+               << "file layout of '" << Name << "': kept row-major because " << T.Escape;
       });
       continue;
     }
-    std::vector<LayoutAccess> Described;
-    for (const ElementAccess &A : Accesses) {
-      Function &Fn = *A.I->getFunction();
-      Described.push_back(
-          describeAccess(A, FAM.getResult<LoopAnalysis>(Fn), FAM.getResult<ScalarEvolutionAnalysis>(Fn)));
-    }
-    LayoutChoice C = chooseLayout(F.rank(), Described);
+    if (Mode == LayoutMode::Instrument)
+      for (unsigned K = 0; K < T.Accesses.size(); ++K)
+        Instrumented.push_back({T.Accesses[K].I, Name, T.SiteNo[K]});
+    if (!T.ProfileMiss.empty())
+      Remark([&] {
+        return OptimizationRemarkMissed(DEBUG_TYPE, "LayoutProfileMiss", Anchor)
+               << "file layout of '" << Name << "': scored without the profile because " << T.ProfileMiss;
+      });
+    if (T.Requested.empty() && (!Choose || Mode == LayoutMode::Instrument))
+      continue; // -O0 or an instrumented build: row-major unless asked
+    LayoutChoice C = chooseLayout(T.F.rank(), T.Described);
     std::string Scores;
     raw_string_ostream SS(Scores);
     for (unsigned I = 0; I < C.Candidates.size(); ++I) {
@@ -351,14 +509,12 @@ PreservedAnalyses FileLayoutPass::run(Module &M, ModuleAnalysisManager &MAM) {
       SS << (I ? "; " : "") << permString(S.Perm) << ": " << format("%.0f", S.Along) << " along, "
          << format("%.0f", S.Against) << " against";
     }
-    SS << "; other: " << format("%.0f", C.Other);
+    SS << "; other: " << format("%.0f", C.Other) << weightSources(T.Described);
     std::vector<unsigned> Chosen = C.Candidates[C.Chosen].Perm;
     std::string Why;
-    if (!Requested.empty()) {
-      Chosen.assign(Requested.begin(), Requested.end());
-      Why = "requested by " + RequestFrom;
-    } else if (!Choose) {
-      continue; // -O0: row-major unless asked
+    if (!T.Requested.empty()) {
+      Chosen.assign(T.Requested.begin(), T.Requested.end());
+      Why = "requested by " + T.RequestFrom;
     } else if (C.Candidates[0].Along + C.Candidates[0].Against == 0) {
       Why = "no access walks it in a loop";
     } else if (C.Chosen == 0 && llvm::any_of(C.Candidates, [&](const LayoutScore &S) {
@@ -366,7 +522,7 @@ PreservedAnalyses FileLayoutPass::run(Module &M, ModuleAnalysisManager &MAM) {
                })) {
       Why = "another layout has as many accesses stride-1 in the file (ties keep row-major)";
     } else {
-      Why = "most accesses (weighted by the trip counts of their loops) are stride-1 in the file";
+      Why = "most accesses (weighted by how many times their statements run) are stride-1 in the file";
     }
     bool RowMajor = true;
     for (unsigned K = 0; K < Chosen.size(); ++K)
@@ -378,7 +534,11 @@ PreservedAnalyses FileLayoutPass::run(Module &M, ModuleAnalysisManager &MAM) {
     });
     if (RowMajor)
       continue;
-    permute(M, *G, F, Chosen, Accesses);
+    permute(M, *G, T.F, Chosen, T.Accesses);
+    Changed = true;
+  }
+  if (!Instrumented.empty()) {
+    instrumentLayoutSites(M, Instrumented);
     Changed = true;
   }
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();

@@ -219,6 +219,14 @@ const std::vector<VarSpec> &varTable() {
          C.StatsPath = V;
          return {};
        }},
+      {{"IOPOLY_LAYOUT_PROFILE", "",
+        "programs built with -fplugin-arg-iopoly-layout=instrument: write how many times each access site of the "
+        "disk-resident arrays ran to this file at exit, for -fplugin-arg-iopoly-layout-profile (%p, %r, %h as for "
+        "IOPOLY_STATS)"},
+       [](Config &C, const std::string &V) -> Status {
+         C.LayoutProfilePath = V;
+         return {};
+       }},
       {{"IOPOLY_TRACE", "", "write the binary stripe access trace to this file (%p, %r, %h as for IOPOLY_STATS)"},
        [](Config &C, const std::string &V) -> Status {
          C.TracePath = V;

@@ -46,6 +46,7 @@ struct Config {
   DiskModelParams Model;             ///< IOPOLY_DISK_MODEL
   bool ModelWait = false;            ///< IOPOLY_MODEL_WAIT
   std::string StatsPath;             ///< IOPOLY_STATS
+  std::string LayoutProfilePath;     ///< IOPOLY_LAYOUT_PROFILE
   std::string TracePath;             ///< IOPOLY_TRACE
   unsigned IoRetries = 3;            ///< IOPOLY_IO_RETRIES
   bool Prefetch = true;              ///< IOPOLY_PREFETCH

@@ -277,7 +277,7 @@ const BadValue BadValues[] = {
     {"IOPOLY_CACHE_SERVERS", "maybe"},
 };
 // Variables whose every value is acceptable (paths).
-const std::set<std::string> FreeForm = {"IOPOLY_STATS", "IOPOLY_TRACE", "IOPOLY_MPIIO_MODULE", "IOPOLY_CACHESERVER"};
+const std::set<std::string> FreeForm = {"IOPOLY_STATS", "IOPOLY_TRACE", "IOPOLY_LAYOUT_PROFILE", "IOPOLY_MPIIO_MODULE", "IOPOLY_CACHESERVER"};
 
 TEST(ConfigErrors, EveryMalformedValueNamesTheVariableAndTheValue) {
   for (const BadValue &B : BadValues) {

@@ -10,12 +10,12 @@
 // RUN: not %clang_iopoly -fplugin-arg-iopoly-layout=V:1,1 -fsyntax-only %s 2>&1 | FileCheck %s --check-prefix=NOTPERM
 // RUN: not %clang_iopoly -fplugin-arg-iopoly-layout=V -fsyntax-only %s 2>&1 | FileCheck %s --check-prefix=SYNTAX
 // RUN: not %clang_iopoly -fplugin-arg-iopoly-layout=profile -fsyntax-only %s 2>&1 | FileCheck %s --check-prefix=PROFILE
-// RUN: not %clang_iopoly -fplugin-arg-iopoly-layout-profile=counts.txt -fsyntax-only %s 2>&1 | FileCheck %s --check-prefix=PROFILE
+// RUN: not %clang_iopoly -fplugin-arg-iopoly-layout=profile -fplugin-arg-iopoly-layout-profile=%t.none -fsyntax-only %s 2>&1 | FileCheck %s --check-prefix=PROFILEFILE
 // RUN: %clang_iopoly -fsyntax-only -Xclang -verify -DSYNTAXERRORS %s
 //
-// PRAGMA-DAG: remark: file layout of 'V': 0,1 (row-major), requested by #pragma iopoly layout (statement instances along / against each layout: 0,1: 0 along, 65536 against; 1,0: 65536 along, 0 against; other: 0)
+// PRAGMA-DAG: remark: file layout of 'V': 0,1 (row-major), requested by #pragma iopoly layout (statement instances along / against each layout: 0,1: 0 along, 65536 against; 1,0: 65536 along, 0 against; other: 0; weights: exact domain count (1 access))
 // PRAGMA-DAG: remark: file layout of 'U': 0,1 (row-major), most accesses
-// OPTION-DAG: remark: file layout of 'U': 1,0 (column-major), requested by -fplugin-arg-iopoly-layout (statement instances along / against each layout: 0,1: 65536 along, 0 against; 1,0: 0 along, 65536 against; other: 0)
+// OPTION-DAG: remark: file layout of 'U': 1,0 (column-major), requested by -fplugin-arg-iopoly-layout (statement instances along / against each layout: 0,1: 65536 along, 0 against; 1,0: 0 along, 65536 against; other: 0; weights: exact domain count (1 access))
 // OPTION-DAG: remark: file layout of 'V': 1,0 (column-major), most accesses
 // BOTH-DAG: remark: file layout of 'U': 1,0 (column-major), requested by -fplugin-arg-iopoly-layout
 // BOTH-DAG: remark: file layout of 'V': 0,1 (row-major), requested by -fplugin-arg-iopoly-layout
@@ -27,7 +27,8 @@
 // UNKNOWN: error: iopoly: {{.*}}override.c:{{[0-9]+}}:{{[0-9]+}}: '#pragma iopoly layout' names 'Nope', which is not a disk-resident global array of this file
 // NOTPERM: error: invalid value 'V:1,1' for iopoly option 'layout': '1,1' is not a permutation of the dimensions 0..1
 // SYNTAX: error: invalid value 'V' for iopoly option 'layout': 'V' is not NAME:P0,P1,...
-// PROFILE: error: {{.*}}profile-based layout {{.*}}is not implemented yet
+// PROFILE: error: -fplugin-arg-iopoly-layout=profile needs -fplugin-arg-iopoly-layout-profile=FILE
+// PROFILEFILE: error: -fplugin-arg-iopoly-layout-profile: cannot read the layout profile '{{.*}}.none': No such file or directory
 #define N 256
 double U[N][N], V[N][N];
 #pragma iopoly disk_resident(U, V)

@@ -7,8 +7,8 @@
 // RUN: %clang_iopoly -O2 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=IR
 // RUN: %clang_iopoly -O2 -S -emit-llvm -fplugin-arg-iopoly-layout=off %s -o - | FileCheck %s --check-prefix=OFF
 //
-// REMARK-DAG: remark: file layout of 'U': 0,1 (row-major), most accesses (weighted by the trip counts of their loops) are stride-1 in the file (statement instances along / against each layout: 0,1: 1048576 along, 0 against; 1,0: 0 along, 1048576 against; other: 0)
-// REMARK-DAG: remark: file layout of 'V': 1,0 (column-major), most accesses (weighted by the trip counts of their loops) are stride-1 in the file (statement instances along / against each layout: 0,1: 0 along, 1048576 against; 1,0: 1048576 along, 0 against; other: 0)
+// REMARK-DAG: remark: file layout of 'U': 0,1 (row-major), most accesses (weighted by how many times their statements run) are stride-1 in the file (statement instances along / against each layout: 0,1: 1048576 along, 0 against; 1,0: 0 along, 1048576 against; other: 0; weights: exact domain count (1 access))
+// REMARK-DAG: remark: file layout of 'V': 1,0 (column-major), most accesses (weighted by how many times their statements run) are stride-1 in the file (statement instances along / against each layout: 0,1: 0 along, 1048576 against; 1,0: 1048576 along, 0 against; other: 0; weights: exact domain count (1 access))
 //
 // IR-DAG: @V.iopoly.1.0 = {{.*}}global ptr null
 // IR-DAG: @U.iopoly = {{.*}}global ptr null
