@@ -48,6 +48,17 @@ RuntimeABI::RuntimeABI(Module &M) : M(M) {
   Memmove = declare(M, "__iopoly_memmove", FunctionType::get(VoidTy, {Ptr, Ptr, I64}, false), false);
 }
 
+FunctionType *parallelRedirectType(LLVMContext &C, const ParallelRedirect &R) {
+  Type *Ptr = PointerType::getUnqual(C), *I64 = Type::getInt64Ty(C), *I32 = Type::getInt32Ty(C);
+  Type *VoidTy = Type::getVoidTy(C), *Bool = Type::getInt1Ty(C);
+  StringRef N = R.Runtime;
+  if (N == "__iopoly_par_start") // long is i64 on the LP64 targets the runtime supports
+    return FunctionType::get(VoidTy, {Ptr, Ptr, I32, I64, I64, I64}, false);
+  if (N == "__iopoly_par_next")
+    return FunctionType::get(Bool, {Ptr, Ptr}, false);
+  return FunctionType::get(VoidTy, {}, false);
+}
+
 AllocaInst *RuntimeABI::createWindows(Function &F, unsigned Count, bool Pinned, const Twine &Name) const {
   BasicBlock &Entry = F.getEntryBlock();
   IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());

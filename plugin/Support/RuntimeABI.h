@@ -20,6 +20,7 @@
 #include <map>
 #include <string>
 #include <tuple>
+#include <type_traits>
 
 namespace iopoly {
 
@@ -30,6 +31,30 @@ constexpr int ModeRead = IOPOLY_READ, ModeWrite = IOPOLY_WRITE;
 
 /// Most windows one function reserves (include/iopoly/abi.h).
 constexpr unsigned MaxWindows = IOPOLY_MAX_WINDOWS;
+
+/// Polly's OpenMP code generation calls the GOMP work-sharing protocol; with
+/// threads=on the plugin points these calls at the runtime's entry points of
+/// include/iopoly/abi.h, which take the same C arguments (checked below for
+/// the runtime side, and in the IR by parallelRedirectMatches for Polly's).
+struct ParallelRedirect {
+  const char *Gomp;    ///< what Polly's code calls
+  const char *Runtime; ///< the abi.h function that replaces it
+};
+inline constexpr ParallelRedirect ParallelRedirects[] = {
+    {"GOMP_parallel_loop_runtime_start", "__iopoly_par_start"},
+    {"GOMP_loop_runtime_next", "__iopoly_par_next"},
+    {"GOMP_loop_end_nowait", "__iopoly_par_end_nowait"},
+    {"GOMP_parallel_end", "__iopoly_par_end"}};
+static_assert(std::is_same_v<decltype(&__iopoly_par_start), void (*)(void (*)(void *), void *, unsigned, long, long, long)>,
+              "__iopoly_par_start must take GOMP_parallel_loop_runtime_start's arguments");
+static_assert(std::is_same_v<decltype(&__iopoly_par_next), bool (*)(long *, long *)>,
+              "__iopoly_par_next must take GOMP_loop_runtime_next's arguments");
+static_assert(std::is_same_v<decltype(&__iopoly_par_end_nowait), void (*)()> &&
+                  std::is_same_v<decltype(&__iopoly_par_end), void (*)()>,
+              "__iopoly_par_end* take no arguments, as GOMP_loop_end_nowait and GOMP_parallel_end");
+
+/// The IR type of \p R's runtime function, in \p C.
+llvm::FunctionType *parallelRedirectType(llvm::LLVMContext &C, const ParallelRedirect &R);
 
 struct RuntimeABI {
   explicit RuntimeABI(llvm::Module &M);

@@ -4,12 +4,14 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Transform/ParallelTasks.h"
+#include "Support/RuntimeABI.h"
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/LLVMContext.h"
 
 #include <map>
 
@@ -22,37 +24,46 @@ STATISTIC(NumParallelLoops, "Parallel loops run as tasks of the runtime's schedu
 namespace iopoly {
 
 PreservedAnalyses ParallelTasksPass::run(Module &M, ModuleAnalysisManager &) {
-  // Polly's GOMP calls and the runtime's entry points with the same types.
-  static const std::pair<const char *, const char *> Names[] = {
-      {"GOMP_parallel_loop_runtime_start", "__iopoly_par_start"},
-      {"GOMP_loop_runtime_next", "__iopoly_par_next"},
-      {"GOMP_loop_end_nowait", "__iopoly_par_end_nowait"},
-      {"GOMP_parallel_end", "__iopoly_par_end"}};
   bool Changed = false;
   std::map<Function *, unsigned> Loops;
-  for (auto &[From, To] : Names) {
-    Function *F = M.getFunction(From);
+  for (const ParallelRedirect &R : ParallelRedirects) {
+    Function *F = M.getFunction(R.Gomp);
     if (!F || !F->isDeclaration())
       continue;
-    if (StringRef(From) == "GOMP_parallel_loop_runtime_start")
+    // Polly declares GOMP_loop_runtime_next returning i8 (C's bool) or i1;
+    // any other shape would not be the protocol the runtime implements.
+    FunctionType *Want = parallelRedirectType(M.getContext(), R), *Have = F->getFunctionType();
+    bool Same = Have->getNumParams() == Want->getNumParams() && !Have->isVarArg();
+    for (unsigned I = 0; Same && I < Want->getNumParams(); ++I)
+      Same = Have->getParamType(I) == Want->getParamType(I);
+    Same = Same && (Have->getReturnType() == Want->getReturnType() ||
+                    (Want->getReturnType()->isIntegerTy(1) && Have->getReturnType()->isIntegerTy(8)));
+    if (!Same) {
+      M.getContext().emitError(Twine("iopoly threads=on: Polly's call ") + R.Gomp + " does not have the arguments of " +
+                               R.Runtime + " (include/iopoly/abi.h); this LLVM's OpenMP code generation is not supported");
+      continue;
+    }
+    if (StringRef(R.Gomp) == "GOMP_parallel_loop_runtime_start")
       for (User *U : F->users())
         if (auto *CI = dyn_cast<CallInst>(U))
           ++Loops[CI->getFunction()];
-    if (Function *Existing = M.getFunction(To)) {
+    if (Function *Existing = M.getFunction(R.Runtime)) {
       F->replaceAllUsesWith(Existing);
       F->eraseFromParent();
     } else {
-      F->setName(To);
+      F->setName(R.Runtime);
     }
     Changed = true;
   }
-  for (auto &[F, N] : Loops) {
+  for (auto &Entry : Loops) {
+    Function *F = Entry.first; // plain locals: the remark's lambda captures them
+    unsigned N = Entry.second;
     NumParallelLoops += N;
     OptimizationRemarkEmitter ORE(F);
     DebugLoc Loc;
     for (Instruction &I : instructions(*F))
       if (auto *CI = dyn_cast<CallInst>(&I))
-        if (CI->getCalledFunction() && CI->getCalledFunction()->getName() == "__iopoly_par_start" &&
+        if (CI->getCalledFunction() && CI->getCalledFunction()->getName() == ParallelRedirects[0].Runtime &&
             (Loc = CI->getDebugLoc()))
           break;
     ORE.emit([&] {
