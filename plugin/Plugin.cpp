@@ -18,6 +18,7 @@
 #include "Support/Options.h"
 #include "Transform/DiskGlobals.h"
 #include "Transform/DistributeLoops.h"
+#include "Transform/FoldMarkers.h"
 #include "Transform/FileLayout.h"
 #include "Transform/LowerDiskAccesses.h"
 #include "Transform/MarkDiskResident.h"
@@ -66,6 +67,10 @@ void registerIOPolyPasses(PassBuilder &PB) {
         if (Name == "print<iopoly-lsg>") {
           configurePolly();
           addLSGPrinter(FPM, outs());
+          return true;
+        }
+        if (Name == "iopoly-fold-markers") {
+          FPM.addPass(FoldMarkersPass());
           return true;
         }
         if (Name == "iopoly-distribute-marks") {

@@ -37,8 +37,10 @@
  *  3: the file layout of disk-resident globals (__iopoly_global_init).
  *  4: locality sets run as tasks (struct iopoly_set_table, __iopoly_run_sets,
  *     __iopoly_par_*).
- *  5: layout profiles (struct iopoly_layout_sites, __iopoly_layout_profile). */
-#define IOPOLY_ABI_VERSION 5
+ *  5: layout profiles (struct iopoly_layout_sites, __iopoly_layout_profile).
+ *  6: version tables carry footprint models and band versions
+ *     (iopoly/tiling.h, IOPOLY_TILE_ABI 2). */
+#define IOPOLY_ABI_VERSION 6
 
 #ifdef __cplusplus
 extern "C" {

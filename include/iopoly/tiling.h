@@ -3,18 +3,32 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
  *
  * Part of the plugin/runtime contract (included by iopoly/abi.h). A SCoP
- * the disk-reuse restructuring tiles is compiled in several versions: tiles
- * of a few unit sizes (plugin/Analysis/DataTiling.h) and the original
- * order, the last version. Each version describes, per array and per group
- * of fused loop nests, the box of bytes one tile touches and how many
- * tiles there are. From the run's stripe size S and buffer capacity
- * (frames) the runtime computes for each version
+ * the disk-reuse restructuring reorders is compiled in several versions,
+ * one of which runs:
+ *  - data-tiled versions (plugin/Analysis/DataTiling.h): tiles of a few
+ *    unit sizes;
+ *  - band versions (plugin/Analysis/BandTiling.h): Polly's own schedule
+ *    with its bands tiled at a few tile sizes;
+ *  - the original order, the last version.
+ * Every version carries a footprint model (struct iopoly_band, struct
+ * iopoly_band_term; plugin/Analysis/FootprintModel.h): its loop nests and
+ * where the bytes of their iterations lie, which the runtime replays
+ * through an LRU buffer of the run's size to estimate its stripe fetches
+ * (common/TileReplay.h). Data-tiled versions and the original order also
+ * carry the older description (struct iopoly_tile_term): per array and per
+ * group of fused loop nests the box of bytes one tile touches and how many
+ * tiles there are, whose formula below is the fallback where a model could
+ * not be built (sizes unknown at compile time) and sizes the tiles of
+ * parallel loops.
+ * From the run's stripe size S and buffer capacity (frames) the runtime
+ * computes for each version
  *   need = stripes one tile keeps in the buffer (per group, the largest),
  *   cost = estimated stripe fetches,
  * and runs the cheapest version whose need fits 3/4 of the buffer, or the
  * original order when none fits or all the data fit. The rule is
- * iopoly_tile_choose below, used by the runtime (__iopoly_pick_version) and
- * by the compiler (for -iopoly-buffer and the printed plan) alike.
+ * iopoly::chooseTileVersion (common/TileChoice.h), used by the runtime
+ * (__iopoly_pick_version) and by the compiler (for -iopoly-buffer and the
+ * printed plan) alike.
  *===----------------------------------------------------------------------===*/
 #ifndef IOPOLY_TILING_H
 #define IOPOLY_TILING_H
@@ -44,10 +58,48 @@ struct iopoly_tile_term {
 /* Loops left in their original order: no tile that must fit. */
 #define IOPOLY_TILE_ORIGINAL 0x2
 
+/* A band version: Polly's schedule tiled; its unit is the tile size in
+ * iterations and it has no data terms. */
+#define IOPOLY_VERSION_BANDS 0x1
+
 struct iopoly_tile_version {
-  uint64_t unit;  /* bytes of one unit (0: the original order) */
-  uint32_t first; /* index of its first term */
-  uint32_t count; /* number of terms */
+  uint64_t unit;        /* bytes of one unit (0: the original order); band versions: iterations per tile */
+  uint32_t first;       /* its data terms (struct iopoly_tile_term): index of the first */
+  uint32_t count;       /*   and how many */
+  uint32_t model_first; /* its footprint model (struct iopoly_band_term): index of the first */
+  uint32_t model_count; /*   and how many (0: no model) */
+  uint32_t flags;       /* IOPOLY_VERSION_* */
+  uint32_t reserved;
+};
+
+/* Most loops of one band of a footprint model. */
+#define IOPOLY_BAND_MAX_DIMS 8
+
+/** A footprint model (plugin/Analysis/FootprintModel.h) describes each
+ *  top-level loop nest of a version at several depths: at depth d, one
+ *  iteration of its d outer loops is a "tile", and the loops run over a box
+ *  of count[0] x ... x count[d-1] iterations. Bands of one nest follow each
+ *  other by increasing depth. */
+struct iopoly_band {
+  uint64_t count[IOPOLY_BAND_MAX_DIMS];
+  uint32_t dims; /* the depth */
+  uint32_t nest; /* loop nest of the version */
+};
+
+/** Where one tile of a band touches one array. The tile at coordinates t
+ *  (0 <= t[d] < count[d]) touches outer x inner runs of `run` bytes: run
+ *  (o, i) starts at byte base + sum(step[d] * t[d]) + o * outer_pitch +
+ *  i * inner_pitch of the array, clamped to [0, bytes). */
+struct iopoly_band_term {
+  int64_t base;
+  int64_t step[IOPOLY_BAND_MAX_DIMS];
+  uint64_t outer, outer_pitch; /* runs of the outer level (1: none) */
+  uint64_t inner, inner_pitch; /* runs within one outer step */
+  uint64_t run;                /* bytes per run */
+  uint64_t bytes;              /* bytes of the array (0: unknown) */
+  uint32_t band;               /* index into the table's bands */
+  uint16_t array;              /* which array (an index within the SCoP) */
+  uint16_t reserved;
 };
 
 struct iopoly_tile_table {
@@ -58,9 +110,12 @@ struct iopoly_tile_table {
   const char *where;       /* "file:line" of the loops, for IOPOLY_VERBOSE */
   int32_t chosen;          /* -1 until the runtime has chosen (a cache) */
   uint32_t prefetch;       /* 1: hint the next tile's stripes (schedule-informed prefetch) */
+  const struct iopoly_band *bands;           /* of the footprint models (NULL: none) */
+  const struct iopoly_band_term *band_terms; /* of the footprint models (NULL: none) */
 };
 
-#define IOPOLY_TILE_ABI 1
+/* 2: band versions and footprint models (the replayed cost). */
+#define IOPOLY_TILE_ABI 2
 
 /** Stripes of \p bytes contiguous bytes at an unknown alignment. */
 static inline uint64_t iopoly_tile_stripes(uint64_t bytes, uint64_t stripe) {
@@ -160,55 +215,6 @@ static inline uint64_t iopoly_tile_max_box(const struct iopoly_tile_table *t, ui
     k = e;
   }
   return most;
-}
-
-/** The version to run with stripes of \p stripe bytes and a buffer of
- *  \p frames stripes; writes each version's need and cost when asked. The
- *  original order (the last version) runs when all the data fit, when no
- *  tiled version fits, or when its cost is below every tiled version's and
- *  one iteration of each of its outermost loops fits the buffer;
- *  otherwise the cheapest tiled version that fits (ties: the coarser one). The original order's cost is only an estimate
- *  by its outermost loop (shown by IOPOLY_VERBOSE): the compiler tiles
- *  loops only where the original order walks the data out of order. */
-static inline uint32_t iopoly_tile_choose(const struct iopoly_tile_table *t, uint64_t stripe, uint64_t frames,
-                                          uint64_t *need_out, double *cost_out) {
-  uint32_t orig = t->num_versions - 1, best = orig;
-  double best_cost = 0, orig_cost = 0;
-  for (uint32_t v = 0; v < t->num_versions; ++v) {
-    uint64_t need;
-    double cost = iopoly_tile_cost(t, v, stripe, frames, &need);
-    if (need_out)
-      need_out[v] = need;
-    if (cost_out)
-      cost_out[v] = cost;
-    if (v == orig)
-      orig_cost = cost;
-    if (v == orig || need * 4 > frames * 3)
-      continue;
-    if (best == orig || cost < best_cost) {
-      best = v;
-      best_cost = cost;
-    }
-  }
-  /* Everything fits: any order fetches each stripe once. */
-  uint64_t all = 0, seen[4] = {0, 0, 0, 0};
-  const struct iopoly_tile_version *ov = &t->versions[orig];
-  for (uint32_t k = 0; k < ov->count; ++k) {
-    const struct iopoly_tile_term *term = &t->terms[ov->first + k];
-    uint32_t a = term->array & 255;
-    if (!(seen[a / 64] >> (a % 64) & 1))
-      all += iopoly_tile_stripes(term->total, stripe);
-    seen[a / 64] |= 1ULL << (a % 64);
-  }
-  if (all <= frames)
-    best = orig;
-  /* The original order when its estimate is cheaper than every tiled
-   * version's and can be trusted: what one iteration of each outermost
-   * loop touches fits the buffer (else inner loops may walk it again and
-   * again, which the estimate by the outermost loop does not see). */
-  if (best != orig && orig_cost < best_cost && iopoly_tile_max_box(t, orig, stripe) <= frames)
-    best = orig;
-  return best;
 }
 
 #ifdef __cplusplus

@@ -6,6 +6,7 @@
 #include "Analysis/DataTiling.h"
 
 #include "iopoly/tiling.h"
+#include "TileChoice.h"
 
 #include "polly/ScopInfo.h"
 #include "polly/Support/GICHelper.h"
@@ -528,14 +529,15 @@ unsigned pickVersion(const std::vector<std::vector<TileTerm>> &Terms, uint64_t B
   std::vector<iopoly_tile_version> Vers;
   std::vector<iopoly_tile_term> All;
   for (const auto &V : Terms) {
-    Vers.push_back({0, static_cast<uint32_t>(All.size()), static_cast<uint32_t>(V.size())});
+    Vers.push_back({0, static_cast<uint32_t>(All.size()), static_cast<uint32_t>(V.size()), 0, 0, 0, 0});
     for (const TileTerm &T : V)
       All.push_back({T.Span, T.Runs, T.Run, T.Window, T.Total, T.Tiles, T.Group,
                      static_cast<uint16_t>((T.Streamed ? IOPOLY_TILE_STREAMED : 0u) | (T.Original ? IOPOLY_TILE_ORIGINAL : 0u)),
                    static_cast<uint16_t>(T.ArrayIndex)});
   }
-  iopoly_tile_table Table{IOPOLY_TILE_ABI, static_cast<uint32_t>(Vers.size()), Vers.data(), All.data(), "", -1, 0};
-  return iopoly_tile_choose(&Table, Stripe, BufferBytes / Stripe, nullptr, nullptr);
+  iopoly_tile_table Table{IOPOLY_TILE_ABI, static_cast<uint32_t>(Vers.size()), Vers.data(), All.data(), "", -1, 0,
+                          nullptr, nullptr};
+  return chooseTileVersion(Table, Stripe, BufferBytes / Stripe);
 }
 
 void printRegionTiling(raw_ostream &OS, const RegionTiling &R, const std::vector<DiskArray> &Arrays,

@@ -9,6 +9,7 @@
 #include "Transform/CLO.h"
 #include "Transform/DiskReuse.h"
 #include "Transform/DistributeLoops.h"
+#include "Transform/FoldMarkers.h"
 
 #include "polly/CodeGen/CodeGeneration.h"
 #include "polly/CodePreparation.h"
@@ -46,6 +47,13 @@ void configurePolly() {
     setDefault("polly-parallel", "true");
 }
 
+bool pollyOutlinesParallelLoops() {
+  if (threadsEnabled())
+    return true;
+  cl::Option *O = cl::getRegisteredOptions().lookup("polly-parallel");
+  return O && O->getNumOccurrences();
+}
+
 void keepLoadsForPolly() { setDefault("enable-load-pre", "false"); }
 
 void keepLoopsForPolly() {
@@ -67,6 +75,7 @@ static void addScalarCleanup(polly::ScopPassManager &SPM) {
 }
 
 void addScopPipeline(FunctionPassManager &FPM, ScopTransform T) {
+  FPM.addPass(FoldMarkersPass());
   FPM.addPass(polly::CodePreparationPass());
   polly::ScopPassManager SPM;
   addScalarCleanup(SPM);
@@ -86,6 +95,7 @@ void addScopPipeline(FunctionPassManager &FPM, ScopTransform T) {
 }
 
 void addMappingPipeline(FunctionPassManager &FPM) {
+  FPM.addPass(FoldMarkersPass());
   FPM.addPass(polly::CodePreparationPass());
   polly::ScopPassManager SPM;
   addScalarCleanup(SPM);

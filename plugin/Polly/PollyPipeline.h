@@ -30,6 +30,10 @@ enum class ScopTransform {
 /// bit-identical to the original program).
 void configurePolly();
 
+/// Whether Polly generates parallel (OpenMP or task) code for the loops it
+/// proves parallel: threads=on, or -mllvm -polly-parallel given.
+bool pollyOutlinesParallelLoops();
+
 /// In the clang pipeline of a Polly mode: no full loop unrolling, which
 /// multiplies a SCoP's statements before Polly sees it.
 void keepLoopsForPolly();

@@ -12,6 +12,8 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/CommandLine.h"
 
+#include <algorithm>
+
 using namespace llvm;
 
 namespace iopoly {
@@ -70,6 +72,12 @@ static cl::opt<bool> SerpentineOpt("iopoly-serpentine",
 static cl::opt<bool> TilePrefetchOpt("iopoly-tile-prefetch",
                                      cl::desc("dro-l/dro-wp: hint the next tile's stripes while a tile computes"),
                                      cl::init(true), cl::cat(IOPolyCategory));
+
+static cl::opt<std::string> BandTilesOpt(
+    "iopoly-band-tiles",
+    cl::desc("dro-l/dro-wp: tile sizes (iterations per tiled loop) of the versions that run Polly's own schedule "
+             "tiled for the buffer, comma-separated, or off"),
+    cl::init("4,8,16,32"), cl::cat(IOPolyCategory));
 
 static cl::opt<std::string> BufferOpt("iopoly-buffer",
                                       cl::desc("Stripe buffer the compiler may assume (K/M/G); dro-l/dro-wp then "
@@ -231,6 +239,32 @@ bool tilePrefetch() { return TilePrefetchOpt; }
 bool serpentineStreams() { return SerpentineOpt; }
 unsigned maxSplits() { return MaxSplitsOpt; }
 
+/// Parses "off" or "4,16,64" (each from 2 to 4096); "" or why not.
+static std::string parseBandTiles(StringRef Text, std::vector<unsigned> &Out) {
+  Out.clear();
+  if (Text == "off" || Text == "none")
+    return "";
+  SmallVector<StringRef, 4> Parts;
+  Text.split(Parts, ',');
+  for (StringRef P : Parts) {
+    unsigned V;
+    if (P.trim().getAsInteger(10, V) || V < 2 || V > 4096)
+      return ("invalid value '" + Text + "' for iopoly option 'band-tiles': '" + P +
+              "' is not a tile size from 2 to 4096 (expected off or sizes such as 4,16,64)")
+          .str();
+    if (std::find(Out.begin(), Out.end(), V) == Out.end())
+      Out.push_back(V);
+  }
+  return "";
+}
+
+std::vector<unsigned> bandTiles() {
+  std::vector<unsigned> T;
+  if (!parseBandTiles(BandTilesOpt, T).empty())
+    T.clear();
+  return T;
+}
+
 // Sizes use the runtime's grammar (common/Sizes.cpp), so that
 // -fplugin-arg-iopoly-stripe=64KiB means what IOPOLY_STRIPE=64KiB means.
 uint64_t assumedStripe(std::string *Error) {
@@ -310,13 +344,13 @@ std::string applyPluginArg(StringRef Arg) {
                                 "max-splits",  "max-sets",      "buffer",     "reassociate", "tile-prefetch",
                                 "serpentine",  "mpi",           "mapping",    "map-local", "map-chunk",   "map-bthres",
                                 "map-alpha",   "map-beta",      "map-max-chunks", "topology",  "layout",
-                                "layout-profile", "threads"};
+                                "layout-profile", "threads", "band-tiles"};
   bool IsKnown = false;
   for (const char *K : Known)
     IsKnown |= Name == K;
   if (!IsKnown || (!Arg.contains('=') && !Switch))
     return ("unknown iopoly plugin argument '" + Arg +
-            "'; expected -fplugin-arg-iopoly-<name>=<value> with name one of mode, stripe, disks, hoist, granularity, chunks, max-splits, max-sets, buffer, reassociate, tile-prefetch, serpentine, mpi, mapping, map-local, map-chunk, map-bthres, map-alpha, map-beta, map-max-chunks, topology, layout, layout-profile, threads")
+            "'; expected -fplugin-arg-iopoly-<name>=<value> with name one of mode, stripe, disks, hoist, granularity, chunks, max-splits, max-sets, buffer, reassociate, tile-prefetch, serpentine, mpi, mapping, map-local, map-chunk, map-bthres, map-alpha, map-beta, map-max-chunks, topology, layout, layout-profile, threads, band-tiles")
         .str();
   // Check enumerated values here: cl would print its own message first.
   if (Name == "mode") {
@@ -361,6 +395,12 @@ std::string applyPluginArg(StringRef Arg) {
   if (Name == "buffer") {
     std::string E;
     assumedBuffer(&E);
+    if (!E.empty())
+      return E;
+  }
+  if (Name == "band-tiles") {
+    std::vector<unsigned> T;
+    std::string E = parseBandTiles(BandTilesOpt, T);
     if (!E.empty())
       return E;
   }

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace iopoly {
 
@@ -49,6 +50,9 @@ bool reassociateReductions();
 bool tilePrefetch();
 /// -iopoly-serpentine: streamed arrays walked back and forth over the tiles.
 bool serpentineStreams();
+/// -iopoly-band-tiles: tile sizes of the versions that run Polly's schedule
+/// tiled for the buffer (empty: none).
+std::vector<unsigned> bandTiles();
 /// -iopoly-debug-reverse-order (hidden): the LSG order reversed, for tests
 /// of the dependence check.
 bool debugReverseOrder();

@@ -2,10 +2,11 @@
 //
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Emits the table of a SCoP's tiled versions (struct iopoly_tile_table of
-// include/iopoly/tiling.h) as globals and the call that asks the runtime
-// which version to run (__iopoly_pick_version). The layout follows the C
-// header's declarations; test/plugin-unit/AbiLayoutTest.cpp checks it.
+// Builds the table of a SCoP's versions (struct iopoly_tile_table of
+// include/iopoly/tiling.h) and emits it as globals with the call that asks
+// the runtime which version to run (__iopoly_pick_version). The IR layout
+// follows the C header's declarations; test/plugin-unit/AbiLayoutTest.cpp
+// checks it against offsetof.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IOPOLY_PLUGIN_SUPPORT_VERSIONTABLE_H
@@ -20,18 +21,34 @@
 
 namespace iopoly {
 
-/// IR struct types of iopoly_tile_term, iopoly_tile_version, iopoly_tile_table.
-struct VersionTableTypes {
-  explicit VersionTableTypes(llvm::LLVMContext &C);
-  llvm::StructType *Term, *Version, *Table;
+/// The versions of one SCoP, as the C structs the runtime reads. The last
+/// version added is the original order.
+struct VersionSet {
+  std::vector<iopoly_tile_version> Versions;
+  std::vector<iopoly_tile_term> Terms;
+  std::vector<iopoly_band> Bands;
+  std::vector<iopoly_band_term> BandTerms;
+
+  /// A version: \p Unit (bytes of a data-tiled unit, 0 for the original
+  /// order, the tile size of a band version), \p Flags (IOPOLY_VERSION_*),
+  /// its data terms and its footprint model (\p ModelTerms' band indices
+  /// count from the first of \p ModelBands; both empty: no model).
+  void addVersion(uint64_t Unit, uint32_t Flags, const std::vector<iopoly_tile_term> &DataTerms,
+                  const std::vector<iopoly_band> &ModelBands, const std::vector<iopoly_band_term> &ModelTerms);
+  /// The table, pointing into these vectors (valid while they are).
+  iopoly_tile_table table() const;
 };
 
-/// Emits the table (versions in order, the last is the original order;
-/// \p Units the unit bytes of the tiled ones) and a call of
-/// __iopoly_pick_version before \p Before; returns the call.
-llvm::CallInst *emitVersionChoice(llvm::Module &M, llvm::Instruction *Before,
-                                  const std::vector<std::vector<iopoly_tile_term>> &Versions,
-                                  const std::vector<uint64_t> &Units, llvm::StringRef Where, bool Prefetch);
+/// IR struct types of the structs of iopoly/tiling.h.
+struct VersionTableTypes {
+  explicit VersionTableTypes(llvm::LLVMContext &C);
+  llvm::StructType *Term, *Version, *Band, *BandTerm, *Table;
+};
+
+/// Emits \p Set and a call of __iopoly_pick_version before \p Before;
+/// returns the call.
+llvm::CallInst *emitVersionChoice(llvm::Module &M, llvm::Instruction *Before, const VersionSet &Set,
+                                  llvm::StringRef Where, bool Prefetch);
 
 } // namespace iopoly
 

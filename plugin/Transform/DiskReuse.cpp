@@ -4,7 +4,11 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Transform/DiskReuse.h"
+#include "Analysis/BandTiling.h"
 #include "Analysis/DataTiling.h"
+#include "Analysis/FootprintModel.h"
+#include "TileChoice.h"
+#include "Polly/PollyPipeline.h"
 #include "Support/Options.h"
 #include "Support/VersionTable.h"
 
@@ -231,20 +235,31 @@ std::vector<iopoly_tile_term> versionTerms(const SCoPPlan &P, unsigned V) {
   return Out;
 }
 
-std::vector<std::vector<TileTerm>> allTerms(const SCoPPlan &P) {
-  std::vector<std::vector<TileTerm>> Out(P.Opts.Units.size() + 1);
-  unsigned Base = 0;
-  for (size_t K = 0; K < P.Regions.size(); ++K) {
-    if (!P.Planned[K])
-      continue;
-    for (size_t V = 0; V < Out.size(); ++V)
-      for (TileTerm T : P.Regions[K].Terms[V]) {
-        T.Group += Base;
-        Out[V].push_back(T);
-      }
-    Base += 10000;
+/// The C form of a footprint model (iopoly/tiling.h).
+void cModel(const FootprintModel &M, std::vector<iopoly_band> &Bands, std::vector<iopoly_band_term> &Terms) {
+  for (const ModelBand &B : M.Bands) {
+    iopoly_band C{};
+    C.dims = static_cast<uint32_t>(B.Count.size());
+    for (size_t K = 0; K < B.Count.size(); ++K)
+      C.count[K] = B.Count[K];
+    C.nest = B.Nest;
+    Bands.push_back(C);
   }
-  return Out;
+  for (const ModelTerm &T : M.Terms) {
+    iopoly_band_term C{};
+    C.base = T.Base;
+    for (size_t K = 0; K < T.Step.size(); ++K)
+      C.step[K] = T.Step[K];
+    C.outer = T.Outer;
+    C.outer_pitch = T.OuterPitch;
+    C.inner = T.Inner;
+    C.inner_pitch = T.InnerPitch;
+    C.run = T.Run;
+    C.bytes = T.Bytes;
+    C.band = T.Band;
+    C.array = static_cast<uint16_t>(T.Array);
+    Terms.push_back(C);
+  }
 }
 
 /// A parameter space holding just \p Id.
@@ -285,6 +300,23 @@ PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager 
   if (!D.hasValidDependences())
     return Missed(Loc, "Polly could not compute the dependences of these loops");
   SCoPPlan P = planScop(S, dependencesToKeep(D), WholeProgram);
+  // Beside the data-tiled versions: Polly's own schedule, tiled for the
+  // buffer at a few tile sizes (where the SCoP's arrays could be analysed).
+  // Not where Polly outlines parallel loops (threads=on, -polly-parallel):
+  // tasks are the data-tiled versions' units, and Polly's parallel code
+  // generation fails on the tiled bands' loops.
+  BandPlan B;
+  if (!P.Regions.empty() && !pollyOutlinesParallelLoops())
+    B = planBandTiling(S, dependencesToKeep(D), P.Arrays, bandTiles());
+  for (auto It = B.Versions.begin(); It != B.Versions.end();) {
+    // Tiling permutable bands keeps every dependence; Polly checks anyway.
+    if (It->Schedule.get_domain().is_equal(S.getDomains()) && D.isValidSchedule(S, It->Schedule)) {
+      ++It;
+      continue;
+    }
+    B.Why = "Polly's check refused its tiled schedule";
+    It = B.Versions.erase(It);
+  }
   if (printTiling()) {
     errs() << "iopoly tiling plan of SCoP " << S.getNameStr() << " in function " << S.getFunction().getName()
            << (Loc ? " at line " + std::to_string(Loc.getLine()) : std::string()) << ":\n";
@@ -292,8 +324,11 @@ PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager 
       printRegionTiling(errs(), R, P.Arrays, P.Opts);
     if (P.Regions.empty())
       errs() << "  " << P.Why << "\n";
+    else
+      printBandPlan(errs(), B, P.Arrays);
   }
-  if (!P.Why.empty()) {
+  bool DataPlanned = P.Why.empty();
+  if (!DataPlanned && B.Versions.empty()) {
     bool Blocked = false;
     for (const RegionTiling &R : P.Regions)
       Blocked |= R.Blocked;
@@ -302,7 +337,7 @@ PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager 
     return NoGain(Loc, P.Why);
   }
   // Loops kept in their order inside tiled regions, and why.
-  for (size_t K = 0; K < P.Regions.size(); ++K) {
+  for (size_t K = 0; DataPlanned && K < P.Regions.size(); ++K) {
     const RegionTiling &R = P.Regions[K];
     if (!P.Planned[K]) {
       DebugLoc At = locationOf(R, R.Groups.empty() ? TiledGroup() : R.Groups.front(), Loc);
@@ -322,77 +357,151 @@ PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager 
       }
   }
 
-  unsigned NumTiled = static_cast<unsigned>(P.Opts.Units.size());
-  // Every version must keep every dependence (Polly's check); the versions
-  // differ only in unit sizes, so one that fails means the plan is wrong.
+  // The versions, in the order of the runtime's table: data-tiled ones
+  // (coarsest unit first), band versions, the original order; each with
+  // its footprint model for the run-time choice (all or none: the choice
+  // compares replayed models only when every version has one).
+  unsigned NumTiled = DataPlanned ? static_cast<unsigned>(P.Opts.Units.size()) : 0;
+  std::vector<isl::schedule> Schedules;
+  std::vector<std::vector<iopoly_tile_term>> DataTerms;
+  std::vector<uint32_t> Flags;
   for (unsigned V = 0; V < NumTiled; ++V) {
+    // Every version must keep every dependence (Polly's check); the
+    // versions differ only in unit sizes, so one that fails means the plan
+    // is wrong.
     isl::schedule New = versionSchedule(S, P, V);
     if (!New.get_domain().is_equal(S.getDomains()))
       return Missed(Loc, "internal: the tiled schedule does not cover every statement instance");
     if (!D.isValidSchedule(S, New))
       return Missed(Loc, "the tiled order would violate a dependence (Polly's check refused it)");
+    Schedules.push_back(New);
+    DataTerms.push_back(versionTerms(P, V));
+    Flags.push_back(0);
   }
+  for (const BandVersion &V : B.Versions) {
+    Schedules.push_back(V.Schedule);
+    DataTerms.push_back({});
+    Flags.push_back(IOPOLY_VERSION_BANDS);
+  }
+  Schedules.push_back(S.getScheduleTree());
+  DataTerms.push_back(DataPlanned ? versionTerms(P, NumTiled) : std::vector<iopoly_tile_term>());
+  Flags.push_back(0);
+  std::vector<FootprintModel> Models(Schedules.size());
+  bool Modelled = true;
+  std::string WhyNoModel;
+  for (size_t V = 0; V < Schedules.size() && Modelled; ++V) {
+    if (V >= NumTiled && V < NumTiled + B.Versions.size())
+      Models[V] = B.Versions[V - NumTiled].Model;
+    else
+      Modelled = modelSchedule(Schedules[V], P.Arrays, Models[V], WhyNoModel);
+  }
+  if (!Modelled && !B.Versions.empty()) {
+    // Band versions are chosen by their models only.
+    Schedules.erase(Schedules.begin() + NumTiled, Schedules.begin() + NumTiled + B.Versions.size());
+    DataTerms.erase(DataTerms.begin() + NumTiled, DataTerms.begin() + NumTiled + B.Versions.size());
+    Flags.erase(Flags.begin() + NumTiled, Flags.begin() + NumTiled + B.Versions.size());
+    B.Why = "the run-time choice has no footprint model of these loops (" + WhyNoModel + ")";
+    B.Versions.clear();
+    if (!DataPlanned)
+      return Missed(Loc, B.Why);
+  }
+  if (printTiling() && !Modelled)
+    errs() << "no footprint models: " << WhyNoModel << "\n";
+  VersionSet Set;
+  for (size_t V = 0; V < Schedules.size(); ++V) {
+    std::vector<iopoly_band> Bands;
+    std::vector<iopoly_band_term> Terms;
+    if (Modelled)
+      cModel(Models[V], Bands, Terms);
+    uint64_t Unit = V < NumTiled ? P.Opts.Units[V] : V + 1 < Schedules.size() ? B.Versions[V - NumTiled].Tile : 0;
+    Set.addVersion(Unit, Flags[V], DataTerms[V], Bands, Terms);
+  }
+  if (printTiling() && Modelled)
+    for (size_t V = 0; V < Schedules.size(); ++V) {
+      errs() << "footprint model of version " << V << ":\n";
+      printFootprintModel(errs(), Models[V], P.Arrays);
+    }
+  unsigned NumVersionsHere = static_cast<unsigned>(Schedules.size());
 
-  // Which versions run: one fixed at compile time (a known buffer), or the
-  // runtime's pick among the tiled versions and the original order (also
-  // when there is a single tiled version: it may still lose to the
-  // original order at the run's buffer).
-  std::vector<std::vector<TileTerm>> Terms = allTerms(P);
+  auto describe = [&](unsigned V) {
+    return V < NumTiled ? "unit " + unitName(P.Opts.Units[V])
+                        : "Polly's schedule in tiles of " + std::to_string(B.Versions[V - NumTiled].Tile);
+  };
   std::string Versions;
   isl::schedule New;
   uint64_t Buffer = assumedBuffer();
   if (Buffer) {
-    unsigned V = pickVersion(Terms, Buffer, P.Opts.Stripe);
-    if (V == NumTiled)
+    // One version fixed at compile time (a known buffer).
+    iopoly_tile_table Table = Set.table();
+    unsigned V = chooseTileVersion(Table, P.Opts.Stripe, Buffer / P.Opts.Stripe);
+    if (V + 1 == NumVersionsHere)
       return Missed(Loc, "with the assumed buffer of " + unitName(Buffer) +
                              " bytes (-iopoly-buffer) the cost model prefers the original order");
-    New = versionSchedule(S, P, V);
-    Versions = "unit " + unitName(P.Opts.Units[V]) + " (for the assumed buffer)";
+    New = Schedules[V];
+    Versions = describe(V) + " (for the assumed buffer)";
   } else {
     // One SCoP parameter selects the version: the value the runtime
     // returns for this run's buffer and stripe.
-    BasicBlock *Dom = SAR.DT.getNode(S.getEntry())->getIDom()->getBlock();
-    std::vector<std::vector<iopoly_tile_term>> Table;
-    for (unsigned V = 0; V <= NumTiled; ++V)
-      Table.push_back(versionTerms(P, V));
+    // Where the choice is made. A call between two SCoPs of a function
+    // would end the one before it (Polly cannot analyse the call: its loops
+    // would keep their order), so the call goes at the function's entry;
+    // its arguments are constants. Where Polly outlines parallel loops it
+    // stays right before the loops: it also tells the task scheduler the
+    // footprint of the region about to run (and Polly's parallel code
+    // generation expects the value there).
+    Instruction *At = &*S.getFunction().getEntryBlock().getFirstInsertionPt();
+    if (pollyOutlinesParallelLoops())
+      At = SAR.DT.getNode(S.getEntry())->getIDom()->getBlock()->getTerminator();
     std::string Where = S.getFunction().getName().str();
     if (Loc)
       Where = (Loc->getScope() ? Loc->getScope()->getFilename().str() : std::string("?")) + ":" +
               std::to_string(Loc.getLine());
-    CallInst *Call = emitVersionChoice(*S.getFunction().getParent(), Dom->getTerminator(), Table, P.Opts.Units,
-                                       Where, tilePrefetch());
+    CallInst *Call = emitVersionChoice(*S.getFunction().getParent(), At, Set, Where, tilePrefetch());
     const SCEV *Param = SAR.SE.getSCEV(Call);
     polly::ParameterSetTy NewParams;
     NewParams.insert(Param);
     S.addParams(NewParams);
     isl::id Id = S.getIdForParam(Param);
-    S.setContext(S.getContext().intersect_params(paramRange(Id, 0, NumTiled)));
-    for (unsigned V = 0; V <= NumTiled; ++V) {
-      isl::schedule Part = V < NumTiled ? versionSchedule(S, P, V) : S.getScheduleTree();
+    unsigned Last = NumVersionsHere - 1;
+    S.setContext(S.getContext().intersect_params(paramRange(Id, 0, Last)));
+    for (unsigned V = 0; V <= Last; ++V) {
       isl::union_set Dom = isl::manage(isl_union_set_intersect_params(
           S.getDomains().release(), paramRange(Id, V, V).release()));
-      Part = Part.intersect_domain(Dom);
+      isl::schedule Part = Schedules[V].intersect_domain(Dom);
       New = New.is_null() ? Part : New.sequence(Part);
     }
-    for (unsigned V = 0; V < NumTiled; ++V)
-      Versions += (V ? ", " : "") + unitName(P.Opts.Units[V]);
-    Versions = "units " + Versions + " and the original order, one chosen at run time from the buffer and stripe";
-    NumVersions += NumTiled;
+    if (NumTiled) {
+      for (unsigned V = 0; V < NumTiled; ++V)
+        Versions += (V ? ", " : "units ") + unitName(P.Opts.Units[V]);
+    }
+    if (!B.Versions.empty()) {
+      Versions += std::string(NumTiled ? ", " : "") + "Polly's schedule in tiles of ";
+      for (size_t K = 0; K < B.Versions.size(); ++K)
+        Versions += (K ? ", " : "") + std::to_string(B.Versions[K].Tile);
+    }
+    Versions += " and the original order, one chosen at run time from the buffer and stripe";
+    NumVersions += Last;
   }
   S.setScheduleTree(New);
   ++NumScopsRestructured;
   unsigned Groups = 0, Fused = 0;
-  for (size_t K = 0; K < P.Regions.size(); ++K)
+  for (size_t K = 0; DataPlanned && K < P.Regions.size(); ++K)
     if (P.Planned[K]) {
       Groups += P.Regions[K].TiledGroups;
       Fused += P.Regions[K].Fused;
     }
   if (firstTimeAt(Loc, "applied", std::to_string(Groups) + "/" + std::to_string(Fused) + "/" + Versions))
     ORE.emit([&] {
-      return OptimizationRemark(DEBUG_TYPE, "DiskReuse", Loc, Entry)
-             << (WholeProgram ? "dro-wp" : "dro-l") << ": tiled the loops here by their data: "
-             << ore::NV("Groups", Groups) << " tiled group(s), " << ore::NV("Fused", Fused)
-             << " loop nest(s) fused into another's tiles; versions: " << Versions;
+      OptimizationRemark R(DEBUG_TYPE, "DiskReuse", Loc, Entry);
+      R << (WholeProgram ? "dro-wp" : "dro-l");
+      if (DataPlanned)
+        R << ": tiled the loops here by their data: " << ore::NV("Groups", Groups) << " tiled group(s), "
+          << ore::NV("Fused", Fused) << " loop nest(s) fused into another's tiles";
+      else
+        R << ": tiled the loops here in Polly's schedule: " << ore::NV("Bands", B.TiledBands)
+          << " band(s) tiled (by their data: " << P.Why << ")";
+      R << "; versions: " << Versions;
+      return R;
     });
   // Polly's analyses of this SCoP stay valid: the schedule (and a
   // parameter) changed, nothing else.

@@ -4,13 +4,14 @@
 //
 // __iopoly_pick_version (include/iopoly/abi.h): restructured loops are
 // compiled in a few versions whose tiles need more or fewer stripes; the
-// rule of include/iopoly/tiling.h, applied to this run's stripe size and
+// rule of common/TileChoice.h, applied to this run's stripe size and
 // buffer capacity, picks one. The answer is cached in the table: one load
 // and one compare on every later call.
 //
 //===----------------------------------------------------------------------===//
 #include "iopoly/abi.h"
 
+#include "TileChoice.h"
 #include "core/Error.h"
 #include "lowered/TileWalk.h"
 #include "core/Runtime.h"
@@ -23,7 +24,9 @@ using namespace iopoly;
 /// The loops about to run walk units of the chosen version's size (or, in
 /// their original order, no known walk): tells the prefetcher.
 static void walk(const iopoly_tile_table *T, uint32_t V) {
-  bool Tiled = V + 1 < T->num_versions;
+  // Band versions walk Polly's tiles, not units of one size: no unit walk
+  // to prefetch along, no disk maps for threads.
+  bool Tiled = V + 1 < T->num_versions && !isBandVersion(*T, V);
   tileWalkBegin(Tiled && T->prefetch ? T->versions[V].unit : 0);
   // Parallel loops of this region (threads=on): the disk maps of its tiles.
   uint64_t Need = 0;
@@ -48,17 +51,28 @@ extern "C" int __iopoly_pick_version(iopoly_tile_table *T) {
                  "runtime %u): rebuild the program",
                  T->where ? T->where : "?", T->abi, IOPOLY_TILE_ABI));
   const Config &Cfg = RT->config();
-  std::vector<uint64_t> Need(T->num_versions);
-  std::vector<double> Cost(T->num_versions);
-  uint32_t V = iopoly_tile_choose(T, Cfg.StripeSize, Cfg.bufferFrames(), Need.data(), Cost.data());
+  // Fetches priced as the disk model prices them (IOPOLY_DISK_MODEL, hdd
+  // by default); with the model off (none), every fetch costs the same.
+  const DiskModelParams &P = Cfg.Model;
+  FetchCost Cost;
+  if (P.enabled()) {
+    Cost.Random = P.LatencySec + static_cast<double>(Cfg.StripeSize) / P.BytesPerSec;
+    Cost.Sequential = P.SeqLatencySec + static_cast<double>(Cfg.StripeSize) / P.BytesPerSec;
+  }
+  Cost.Disks = static_cast<uint32_t>(Cfg.DiskDirs.empty() ? 1 : Cfg.DiskDirs.size());
+  std::vector<VersionEstimate> Est;
+  uint32_t V = chooseTileVersion(*T, Cfg.StripeSize, Cfg.bufferFrames(), &Est, Cost);
   if (Cfg.Verbose) {
     std::string Msg = format("loops at %s: version %u of %u chosen for %zu-byte stripes and a buffer of %zu stripes "
-                             "(need/cost per version:",
-                             T->where ? T->where : "?", V, T->num_versions, Cfg.StripeSize, Cfg.bufferFrames());
+                             "(per version: stripes a tile needs/estimated fetches/their cost%s):",
+                             T->where ? T->where : "?", V, T->num_versions, Cfg.StripeSize, Cfg.bufferFrames(),
+                             P.enabled() ? " in modeled seconds" : "");
     for (uint32_t K = 0; K < T->num_versions; ++K)
-      Msg += format(" %u: %llu/%.0f%s", K, static_cast<unsigned long long>(Need[K]), Cost[K],
-                    K + 1 == T->num_versions ? " (original order)" : "");
-    verbose(Msg + ")");
+      Msg += format(" %u: %llu/%.0f/%.2f%s%s", K, static_cast<unsigned long long>(Est[K].Need), Est[K].Fetches,
+                    Est[K].Cost,
+                    isBandVersion(*T, K) ? format(" (tiles of %llu)", static_cast<unsigned long long>(T->versions[K].unit)).c_str() : "",
+                    K + 1 == T->num_versions ? " (original order)" : (Est[K].Fits ? "" : " (does not fit)"));
+    verbose(Msg);
   }
   __atomic_store_n(&T->chosen, static_cast<int32_t>(V), __ATOMIC_RELAXED);
   walk(T, V);

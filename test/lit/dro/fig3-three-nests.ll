@@ -25,10 +25,10 @@
 ; RUN:   -passes=iopoly-dro-wp -pass-remarks=iopoly -disable-output %s 2>&1 | FileCheck %s --check-prefix=WP
 ; RUN: %opt_iopoly -iopoly-stripe=4K -iopoly-disks=4 -passes=iopoly-dro-wp -S %s | FileCheck %s --check-prefix=IR
 ; A buffer known at compile time (-iopoly-buffer) compiles just its version;
-; one too small for any tile keeps the original order and says why.
+; one that holds all the data keeps the original order and says why.
 ; RUN: %opt_iopoly -iopoly-stripe=4K -iopoly-disks=4 -iopoly-buffer=12K \
 ; RUN:   -passes=iopoly-dro-wp -pass-remarks=iopoly -S %s -o - 2>&1 | FileCheck %s --check-prefix=FITS
-; RUN: %opt_iopoly -iopoly-stripe=8K -iopoly-disks=4 -iopoly-buffer=8K \
+; RUN: %opt_iopoly -iopoly-stripe=8K -iopoly-disks=4 -iopoly-buffer=64K \
 ; RUN:   -passes=iopoly-dro-wp -pass-remarks-missed=iopoly -disable-output %s 2>&1 | FileCheck %s --check-prefix=TOOBIG
 
 ; CHECK: disk-resident arrays (map bits): [0] A (32768 bytes)
@@ -57,7 +57,7 @@
 ; DISK: version 0: unit 8192 bytes
 ; DISK: version 1: original order
 
-; WP: remark: {{.*}}dro-wp: tiled the loops here by their data: 1 tiled group(s), 2 loop nest(s) fused into another's tiles; versions: units 16K, 4K and the original order, one chosen at run time from the buffer and stripe
+; WP: remark: {{.*}}dro-wp: tiled the loops here by their data: 1 tiled group(s), 2 loop nest(s) fused into another's tiles; versions: units 16K, 4K, Polly's schedule in tiles of 4, 8, 16, 32 and the original order, one chosen at run time from the buffer and stripe
 
 ; The version is a SCoP parameter: the runtime's answer for this table.
 ; IR: %iopoly.version = call i32 @__iopoly_pick_version(ptr @iopoly.tile.table)
@@ -65,7 +65,7 @@
 
 ; FITS: dro-wp: tiled the loops here by their data: {{.*}}versions: unit 4K (for the assumed buffer)
 ; FITS-NOT: __iopoly_pick_version
-; TOOBIG: disk-reuse restructuring left the loops here in their order: with the assumed buffer of 8K bytes (-iopoly-buffer) the cost model prefers the original order
+; TOOBIG: disk-reuse restructuring left the loops here in their order: with the assumed buffer of 64K bytes (-iopoly-buffer) the cost model prefers the original order
 
 @A = global [64 x [64 x double]] zeroinitializer, align 16, !iopoly.disk_resident !{!"A"}
 

@@ -1,0 +1,99 @@
+//===- TileChoice.cpp - Which version of restructured loops runs ---------===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+#include "TileChoice.h"
+#include "TileReplay.h"
+
+#include <map>
+
+namespace iopoly {
+
+namespace {
+
+/// Stripes of all the data the table's loops touch: from the original
+/// order's terms, or, where it has none, from the band terms. Zero when
+/// unknown.
+uint64_t allStripes(const iopoly_tile_table &T, uint64_t Stripe) {
+  std::map<uint32_t, uint64_t> Bytes;
+  const iopoly_tile_version &Orig = T.versions[T.num_versions - 1];
+  for (uint32_t K = 0; K < Orig.count; ++K) {
+    const iopoly_tile_term &Term = T.terms[Orig.first + K];
+    Bytes.emplace(Term.array & 255, Term.total);
+  }
+  if (Bytes.empty() && hasModel(T, T.num_versions - 1))
+    for (uint32_t K = 0; K < Orig.model_count; ++K) {
+      const iopoly_band_term &Term = T.band_terms[Orig.model_first + K];
+      if (!Term.bytes)
+        return 0;
+      Bytes.emplace(Term.array, Term.bytes);
+    }
+  uint64_t All = 0;
+  for (auto &[A, B] : Bytes)
+    All += iopoly_tile_stripes(B, Stripe);
+  return All;
+}
+
+} // namespace
+
+uint32_t chooseTileVersion(const iopoly_tile_table &T, uint64_t Stripe, uint64_t Frames,
+                           std::vector<VersionEstimate> *Out, const FetchCost &Cost) {
+  uint32_t Orig = T.num_versions - 1, Best = Orig;
+  std::vector<VersionEstimate> Est(T.num_versions);
+  // Replayed footprint models where every version has one (one cost for
+  // every kind of version); otherwise the data-tiled versions' formula.
+  bool Replay = true;
+  for (uint32_t V = 0; V < T.num_versions; ++V)
+    Replay &= hasModel(T, V);
+  for (uint32_t V = 0; V < T.num_versions; ++V) {
+    VersionEstimate &E = Est[V];
+    if (Replay) {
+      ModelReplay R = replayModel(T, V, Stripe, Frames, Cost);
+      E.Need = R.Need;
+      E.Fetches = R.Fetches;
+      E.Cost = R.Cost;
+      E.Fits = true;
+    } else if (!isBandVersion(T, V)) {
+      E.Cost = E.Fetches = iopoly_tile_cost(&T, V, Stripe, Frames, &E.Need);
+      E.Fits = E.Need * 4 <= Frames * 3;
+    }
+  }
+  if (Replay) {
+    // The cheapest version; the original order unless a version saves more
+    // than 2% of its cost (the model is not exact; the original order is
+    // the program as written).
+    double BestCost = Est[Orig].Cost;
+    for (uint32_t V = 0; V < Orig; ++V)
+      if (Est[V].Cost < BestCost && Est[V].Cost < 0.98 * Est[Orig].Cost) {
+        Best = V;
+        BestCost = Est[V].Cost;
+      }
+  } else {
+    double BestCost = 0;
+    for (uint32_t V = 0; V < Orig; ++V) {
+      if (!Est[V].Fits || isBandVersion(T, V))
+        continue;
+      if (Best == Orig || Est[V].Cost < BestCost) {
+        Best = V;
+        BestCost = Est[V].Cost;
+      }
+    }
+    // The original order when its estimate is cheaper than every version's
+    // and can be trusted: what one iteration of each outermost loop touches
+    // fits the buffer (else inner loops may walk it again and again, which
+    // the estimate by the outermost loop does not see).
+    const iopoly_tile_version &OV = T.versions[Orig];
+    if (Best != Orig && OV.count && Est[Orig].Cost < BestCost && iopoly_tile_max_box(&T, Orig, Stripe) <= Frames)
+      Best = Orig;
+  }
+  // Everything fits: any order fetches each stripe once.
+  uint64_t All = allStripes(T, Stripe);
+  if (All && All <= Frames)
+    Best = Orig;
+  if (Out)
+    *Out = std::move(Est);
+  return Best;
+}
+
+} // namespace iopoly

@@ -1,0 +1,50 @@
+//===- TileChoice.h - Which version of restructured loops runs --*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The one rule, used by the runtime (__iopoly_pick_version) and by the
+// compiler (-iopoly-buffer, printed plans). Where every version of a table
+// (iopoly/tiling.h) has a footprint model, each is replayed through an LRU
+// buffer of the run's size (common/TileReplay.h) and the one whose fetches
+// cost least (random and sequential requests priced by the disk model)
+// runs; the original order unless another saves more than 2% of its cost. Otherwise, the older rule on the data-tiled versions:
+// among those whose tiles need at most 3/4 of the buffer the one with the
+// fewest fetches by the formula of iopoly/tiling.h; the original order when
+// none fits, or when its own estimate is lower and can be trusted (one
+// iteration of each of its outermost loops fits). Always the original
+// order when all the data fit.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IOPOLY_COMMON_TILECHOICE_H
+#define IOPOLY_COMMON_TILECHOICE_H
+
+#include "TileReplay.h"
+#include "iopoly/tiling.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace iopoly {
+
+/// What the rule found for one version.
+struct VersionEstimate {
+  uint64_t Need = 0;   ///< stripes its largest tile keeps in the buffer
+  double Fetches = 0;  ///< estimated stripe fetches
+  double Cost = 0;     ///< what the choice compares: their cost (replayed) or the fetches (formula)
+  bool Fits = false;   ///< may run: its tiles fit 3/4 of the buffer (always, when replayed)
+};
+
+/// The version to run with stripes of \p Stripe bytes and a buffer of
+/// \p Frames stripes, fetches costed by \p Cost; fills \p Out (one entry
+/// per version) when given.
+uint32_t chooseTileVersion(const iopoly_tile_table &T, uint64_t Stripe, uint64_t Frames,
+                           std::vector<VersionEstimate> *Out = nullptr, const FetchCost &Cost = FetchCost());
+
+/// Whether version \p V of \p T is a band version.
+inline bool isBandVersion(const iopoly_tile_table &T, uint32_t V) {
+  return V < T.num_versions && (T.versions[V].flags & IOPOLY_VERSION_BANDS);
+}
+
+} // namespace iopoly
+
+#endif

@@ -1,0 +1,235 @@
+//===- TileReplay.cpp - Stripe fetches of a band version, replayed -------===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+#include "TileReplay.h"
+
+#include <algorithm>
+#include <unordered_map>
+#include <vector>
+
+namespace iopoly {
+
+namespace {
+
+/// An LRU set of stripes (array, stripe) of a fixed capacity; counts misses
+/// and what they cost.
+class Lru {
+public:
+  Lru(uint64_t Capacity, const FetchCost &C)
+      : Capacity(Capacity ? Capacity : 1), Cost(C), LastOnDisk(C.Disks ? C.Disks : 1, ~0ULL) {}
+
+  void touch(uint64_t Key) {
+    auto It = Index.find(Key);
+    uint32_t N;
+    if (It == Index.end()) {
+      ++Misses;
+      uint64_t Stripe = Key & ((1ULL << 48) - 1);
+      uint64_t &Last = LastOnDisk[Stripe % LastOnDisk.size()];
+      Spent += Last + LastOnDisk.size() == Key ? Cost.Sequential : Cost.Random;
+      Last = Key;
+      N = allocate(Key);
+      Index.emplace(Key, N);
+      if (Index.size() > Capacity)
+        evictOldest();
+    } else {
+      N = It->second;
+      unlink(N);
+    }
+    pushFront(N);
+  }
+
+  uint64_t Misses = 0;
+  double Spent = 0;
+
+private:
+  struct Node {
+    uint64_t Key = 0;
+    uint32_t Prev = None, Next = None;
+  };
+  static constexpr uint32_t None = ~0u;
+
+  uint32_t allocate(uint64_t Key) {
+    uint32_t N;
+    if (!Free.empty()) {
+      N = Free.back();
+      Free.pop_back();
+    } else {
+      N = static_cast<uint32_t>(Nodes.size());
+      Nodes.emplace_back();
+    }
+    Nodes[N] = Node();
+    Nodes[N].Key = Key;
+    return N;
+  }
+  void unlink(uint32_t N) {
+    Node &X = Nodes[N];
+    (X.Prev != None ? Nodes[X.Prev].Next : Head) = X.Next;
+    (X.Next != None ? Nodes[X.Next].Prev : TailN) = X.Prev;
+    X.Prev = X.Next = None;
+  }
+  void pushFront(uint32_t N) {
+    Nodes[N].Next = Head;
+    Nodes[N].Prev = None;
+    if (Head != None)
+      Nodes[Head].Prev = N;
+    Head = N;
+    if (TailN == None)
+      TailN = N;
+  }
+  void evictOldest() {
+    uint32_t N = TailN;
+    unlink(N);
+    Index.erase(Nodes[N].Key);
+    Free.push_back(N);
+  }
+
+  uint64_t Capacity;
+  FetchCost Cost;
+  std::vector<uint64_t> LastOnDisk; ///< key of each disk's last fetch
+  std::unordered_map<uint64_t, uint32_t> Index;
+  std::vector<Node> Nodes;
+  std::vector<uint32_t> Free;
+  uint32_t Head = None, TailN = None;
+};
+
+/// Stripe accesses one tile of the terms [First, Last) makes (an upper
+/// bound: each run's stripes at an unknown alignment).
+uint64_t tileWork(const iopoly_band_term *Terms, uint32_t First, uint32_t Last, uint64_t Stripe) {
+  uint64_t W = 0;
+  for (uint32_t K = First; K < Last; ++K) {
+    const iopoly_band_term &T = Terms[K];
+    W += T.outer * T.inner * (T.run / Stripe + 2);
+  }
+  return W ? W : 1;
+}
+
+/// Stripes one tile of the terms [First, Last) keeps: per term its runs'
+/// stripes, or its span's if fewer.
+uint64_t tileStripes(const iopoly_band_term *Terms, uint32_t First, uint32_t Last, uint64_t Stripe) {
+  uint64_t N = 0;
+  for (uint32_t K = First; K < Last; ++K) {
+    const iopoly_band_term &T = Terms[K];
+    uint64_t ByRuns = T.outer * T.inner * iopoly_tile_stripes(T.run, Stripe);
+    uint64_t Span = (T.outer - 1) * T.outer_pitch + (T.inner - 1) * T.inner_pitch + T.run;
+    if (T.bytes && Span > T.bytes)
+      Span = T.bytes;
+    N += std::min(ByRuns, iopoly_tile_stripes(Span, Stripe));
+  }
+  return N;
+}
+
+void touchTile(Lru &L, const iopoly_band_term *Terms, uint32_t First, uint32_t Last, const uint64_t *Coord,
+               uint32_t Dims, uint64_t Stripe) {
+  for (uint32_t K = First; K < Last; ++K) {
+    const iopoly_band_term &T = Terms[K];
+    int64_t Start = T.base;
+    for (uint32_t D = 0; D < Dims; ++D)
+      Start += T.step[D] * static_cast<int64_t>(Coord[D]);
+    uint64_t Key = static_cast<uint64_t>(T.array) << 48;
+    for (uint64_t O = 0; O < T.outer; ++O)
+      for (uint64_t I = 0; I < T.inner; ++I) {
+        int64_t Lo = Start + static_cast<int64_t>(O * T.outer_pitch + I * T.inner_pitch);
+        int64_t Hi = Lo + static_cast<int64_t>(T.run) - 1;
+        if (Lo < 0)
+          Lo = 0;
+        if (T.bytes && Hi >= static_cast<int64_t>(T.bytes))
+          Hi = static_cast<int64_t>(T.bytes) - 1;
+        if (Lo > Hi)
+          continue;
+        for (uint64_t S = static_cast<uint64_t>(Lo) / Stripe; S <= static_cast<uint64_t>(Hi) / Stripe; ++S)
+          L.touch(Key | S);
+      }
+  }
+}
+
+/// The band terms [First, Last) of band B.
+struct BandSpan {
+  uint32_t Band, First, Last;
+};
+
+/// Replays one band (a nest at one depth) into \p L; adds its (scaled)
+/// fetches and their cost to \p R.
+void replayBand(Lru &L, const iopoly_tile_table &T, const BandSpan &S, uint64_t Stripe, uint64_t Budget,
+                ModelReplay &R) {
+  bool &Sampled = R.Sampled;
+  const iopoly_band &B = T.bands[S.Band];
+  uint32_t Dims = std::min<uint32_t>(B.dims, IOPOLY_BAND_MAX_DIMS);
+  // Replay the first Limit[d] iterations of each loop: all of them, unless
+  // the nest's work exceeds the budget; then the outer loops are cut
+  // (outermost first) and the fetches scaled by the share replayed.
+  uint64_t Limit[IOPOLY_BAND_MAX_DIMS];
+  uint64_t Work = tileWork(T.band_terms, S.First, S.Last, Stripe);
+  double Share = 1;
+  for (uint32_t D = 0; D < Dims; ++D)
+    Limit[D] = B.count[D] ? B.count[D] : 1;
+  for (uint32_t D = 0; D < Dims; ++D) {
+    uint64_t Inner = Work;
+    for (uint32_t E = D + 1; E < Dims; ++E)
+      Inner = Inner > Budget ? Inner : Inner * Limit[E];
+    uint64_t Fit = Budget / (Inner ? Inner : 1);
+    if (Fit >= Limit[D])
+      break;
+    uint64_t Keep = Fit ? Fit : 1;
+    Share *= static_cast<double>(Keep) / static_cast<double>(Limit[D]);
+    Limit[D] = Keep;
+    Sampled = true;
+  }
+  uint64_t Before = L.Misses;
+  double Spent = L.Spent;
+  uint64_t Coord[IOPOLY_BAND_MAX_DIMS] = {0, 0, 0, 0, 0, 0, 0, 0};
+  for (;;) {
+    touchTile(L, T.band_terms, S.First, S.Last, Coord, Dims, Stripe);
+    // Next tile, lexicographically.
+    uint32_t D = Dims;
+    while (D > 0 && ++Coord[D - 1] == Limit[D - 1])
+      Coord[--D] = 0;
+    if (D == 0)
+      break;
+  }
+  R.Fetches += static_cast<double>(L.Misses - Before) / Share;
+  R.Cost += (L.Spent - Spent) / Share;
+}
+
+} // namespace
+
+ModelReplay replayModel(const iopoly_tile_table &T, uint32_t V, uint64_t Stripe, uint64_t Frames,
+                        const FetchCost &Cost, uint64_t Budget) {
+  ModelReplay R;
+  if (!Stripe || !hasModel(T, V))
+    return R;
+  const iopoly_tile_version &Ver = T.versions[V];
+  uint64_t Room = Frames * 3 / 4;
+  Lru L(Frames, Cost);
+  uint32_t End = Ver.model_first + Ver.model_count;
+  uint32_t K = Ver.model_first;
+  while (K < End) {
+    // The bands of one nest, by increasing depth, each with its terms.
+    uint32_t Nest = T.bands[T.band_terms[K].band].nest;
+    std::vector<BandSpan> Depths;
+    while (K < End && T.bands[T.band_terms[K].band].nest == Nest) {
+      BandSpan S{T.band_terms[K].band, K, K};
+      while (S.Last < End && T.band_terms[S.Last].band == S.Band)
+        ++S.Last;
+      Depths.push_back(S);
+      K = S.Last;
+    }
+    // The shallowest depth whose tiles fit; the deepest if none does.
+    const BandSpan *Pick = &Depths.back();
+    uint64_t Need = tileStripes(T.band_terms, Pick->First, Pick->Last, Stripe);
+    for (const BandSpan &S : Depths) {
+      uint64_t N = tileStripes(T.band_terms, S.First, S.Last, Stripe);
+      if (N <= Room) {
+        Pick = &S;
+        Need = N;
+        break;
+      }
+    }
+    R.Need = std::max(R.Need, Need);
+    replayBand(L, T, *Pick, Stripe, Budget, R);
+  }
+  return R;
+}
+
+} // namespace iopoly

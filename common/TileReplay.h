@@ -1,0 +1,59 @@
+//===- TileReplay.h - Stripe fetches of a band version, replayed -*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The cost of a version of restructured loops (iopoly/tiling.h) at the
+// run's stripe size and buffer, from its footprint model
+// (plugin/Analysis/FootprintModel.h): each loop nest is replayed at the
+// shallowest depth whose iterations ("tiles") fit 3/4 of the buffer; the
+// tiles are visited in their order and the stripes each one touches go
+// through an LRU buffer of the run's capacity; misses are fetches. The
+// order of accesses inside a tile is not replayed: a tile whose stripes fit
+// the buffer fetches each of them at most once, whatever that order. Reuse
+// between tiles, the stripes neighbouring tiles share and the data one loop
+// nest leaves for the next are all seen, for any loop shape.
+//
+// The work is bounded: when a nest has more tiles than the budget allows,
+// the first iterations of its outer loops are replayed and their fetches
+// scaled to the whole nest.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IOPOLY_COMMON_TILEREPLAY_H
+#define IOPOLY_COMMON_TILEREPLAY_H
+
+#include "iopoly/tiling.h"
+
+#include <cstdint>
+
+namespace iopoly {
+
+/// What one stripe fetch costs: a request that continues the previous one
+/// of its disk (the array's next stripe there) is cheaper on a disk that
+/// seeks. Stripe s of an array is on disk s mod Disks.
+struct FetchCost {
+  double Random = 1;     ///< seconds (or any unit) of a random request
+  double Sequential = 1; ///< of a request that continues its disk's last one
+  uint32_t Disks = 1;
+};
+
+struct ModelReplay {
+  double Fetches = 0;    ///< estimated stripe fetches of the version
+  double Cost = 0;       ///< their cost (FetchCost units)
+  uint64_t Need = 0;     ///< stripes the largest tile replayed touches (bound)
+  bool Sampled = false;  ///< part of a nest was replayed and scaled
+};
+
+/// Whether version \p V of \p T has a footprint model.
+inline bool hasModel(const iopoly_tile_table &T, uint32_t V) {
+  return V < T.num_versions && T.versions[V].model_count && T.bands && T.band_terms;
+}
+
+/// Replays the footprint model of version \p V of \p T with stripes of
+/// \p Stripe bytes and a buffer of \p Frames stripes, each fetch costed by
+/// \p Cost. \p Budget bounds the stripe accesses replayed.
+ModelReplay replayModel(const iopoly_tile_table &T, uint32_t V, uint64_t Stripe, uint64_t Frames,
+                        const FetchCost &Cost = FetchCost(), uint64_t Budget = 1u << 18);
+
+} // namespace iopoly
+
+#endif

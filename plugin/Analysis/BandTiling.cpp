@@ -1,0 +1,170 @@
+//===- BandTiling.cpp - Polly's schedule tiled for the buffer ------------===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+#include "Analysis/BandTiling.h"
+
+#include "iopoly/tiling.h"
+
+#include "polly/ScopInfo.h"
+#include "polly/Support/GICHelper.h"
+#include "polly/Support/ISLTools.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include "isl/aff.h"
+#include "isl/ctx.h"
+#include "isl/map.h"
+#include "isl/options.h"
+#include "isl/point.h"
+#include "isl/schedule.h"
+#include "isl/schedule_node.h"
+#include "isl/set.h"
+#include "isl/union_map.h"
+#include "isl/union_set.h"
+#include "isl/val.h"
+
+#include <algorithm>
+#include <map>
+
+using namespace llvm;
+
+namespace iopoly {
+
+namespace {
+
+/// Polly's defaults for its isl scheduler (polly-opt-max-constant-term,
+/// polly-opt-max-coefficient, polly-schedule-computeout).
+constexpr int MaxConstantTerm = 20;
+constexpr int MaxCoefficient = 20;
+constexpr long ScheduleComputeOut = 300000;
+
+/// Tiles the outermost band of every top-level part of the tree under \p N
+/// with \p T iterations per tile; records each part's tile coordinates.
+/// Returns the node at the position of \p N.
+isl::schedule_node tileParts(isl::schedule_node N, unsigned T, unsigned &Tiled) {
+  if (N.isa<isl::schedule_node_sequence>() || N.isa<isl::schedule_node_set>()) {
+    unsigned K = unsignedFromIslSize(N.n_children());
+    for (unsigned I = 0; I < K; ++I)
+      N = tileParts(N.child(static_cast<int>(I)).child(0), T, Tiled).parent().parent();
+    return N;
+  }
+  if (N.isa<isl::schedule_node_mark>())
+    return tileParts(N.child(0), T, Tiled).parent();
+  if (!N.isa<isl::schedule_node_band>())
+    return N;
+  isl::schedule_node_band B = N.as<isl::schedule_node_band>();
+  unsigned M = unsignedFromIslSize(B.n_member());
+  if (M < 2 || !B.permutable().is_true())
+    return N;
+  isl_multi_val *Sizes = isl_multi_val_zero(isl_schedule_node_band_get_space(B.get()));
+  for (unsigned D = 0; D < M; ++D)
+    Sizes = isl_multi_val_set_val(Sizes, static_cast<int>(D), isl_val_int_from_ui(N.ctx().get(), T));
+  ++Tiled;
+  return B.tile(isl::manage(Sizes));
+}
+
+} // namespace
+
+isl::schedule islSchedule(polly::Scop &S, const isl::union_map &Deps) {
+  isl::union_set Domain = S.getDomains();
+  isl::union_map Validity = Deps.gist_domain(Domain).gist_range(Domain);
+  isl_ctx *Ctx = S.getIslCtx().get();
+  // Polly's settings for its scheduler, restored afterwards (the context is
+  // shared by every SCoP of the function).
+  int OuterCoincidence = isl_options_get_schedule_outer_coincidence(Ctx);
+  int MaximizeBand = isl_options_get_schedule_maximize_band_depth(Ctx);
+  int ConstantTerm = isl_options_get_schedule_max_constant_term(Ctx);
+  int Coefficient = isl_options_get_schedule_max_coefficient(Ctx);
+  int ScaleTiles = isl_options_get_tile_scale_tile_loops(Ctx);
+  int OnError = isl_options_get_on_error(Ctx);
+  isl_options_set_schedule_outer_coincidence(Ctx, 0);
+  isl_options_set_schedule_maximize_band_depth(Ctx, 1);
+  isl_options_set_schedule_max_constant_term(Ctx, MaxConstantTerm);
+  isl_options_set_schedule_max_coefficient(Ctx, MaxCoefficient);
+  isl_options_set_tile_scale_tile_loops(Ctx, 0);
+  isl_options_set_on_error(Ctx, ISL_ON_ERROR_CONTINUE);
+  unsigned long MaxOps = isl_ctx_get_max_operations(Ctx);
+  // The quota counts from here (the context's counter runs on otherwise).
+  isl_ctx_reset_operations(Ctx);
+  isl_ctx_set_max_operations(Ctx, ScheduleComputeOut);
+  isl::schedule Sched;
+  if (!Domain.is_null() && !Validity.is_null()) {
+    isl::schedule_constraints SC = isl::schedule_constraints::on_domain(Domain);
+    if (!SC.is_null())
+      SC = SC.set_validity(Validity).set_proximity(Validity).set_coincidence(Validity);
+    if (!SC.is_null())
+      Sched = SC.compute_schedule();
+  }
+  bool Quota = isl_ctx_last_error(Ctx) == isl_error_quota;
+  isl_ctx_reset_error(Ctx);
+  isl_ctx_reset_operations(Ctx);
+  isl_ctx_set_max_operations(Ctx, MaxOps);
+  isl_options_set_on_error(Ctx, OnError);
+  isl_options_set_schedule_outer_coincidence(Ctx, OuterCoincidence);
+  isl_options_set_schedule_maximize_band_depth(Ctx, MaximizeBand);
+  isl_options_set_schedule_max_constant_term(Ctx, ConstantTerm);
+  isl_options_set_schedule_max_coefficient(Ctx, Coefficient);
+  isl_options_set_tile_scale_tile_loops(Ctx, ScaleTiles);
+  if (Quota || Sched.is_null())
+    return {};
+  return Sched;
+}
+
+BandPlan planBandTiling(polly::Scop &S, const isl::union_map &Deps, const std::vector<DiskArray> &Arrays,
+                        const std::vector<unsigned> &Tiles) {
+  BandPlan P;
+  if (Tiles.empty())
+    return P.Why = "band tiling is off (-fplugin-arg-iopoly-band-tiles=off)", P;
+  isl::schedule Sched = islSchedule(S, Deps);
+  if (Sched.is_null())
+    return P.Why = "Polly's scheduler gave up on these loops (its operation limit)", P;
+  // Tile loops count tiles (0, 1, 2, ...), not their first iterations.
+  isl_ctx *Ctx = S.getIslCtx().get();
+  int ScaleTiles = isl_options_get_tile_scale_tile_loops(Ctx);
+  int ShiftPoints = isl_options_get_tile_shift_point_loops(Ctx);
+  isl_options_set_tile_scale_tile_loops(Ctx, 0);
+  isl_options_set_tile_shift_point_loops(Ctx, 1);
+  struct Restore {
+    isl_ctx *Ctx;
+    int Scale, Shift;
+    ~Restore() {
+      isl_options_set_tile_scale_tile_loops(Ctx, Scale);
+      isl_options_set_tile_shift_point_loops(Ctx, Shift);
+    }
+  } R{Ctx, ScaleTiles, ShiftPoints};
+  for (unsigned T : Tiles) {
+    unsigned Tiled = 0;
+    isl::schedule_node Root = Sched.get_root();
+    if (!Root.has_children())
+      return P.Why = "these loops have no schedule to tile", P;
+    isl::schedule_node N = tileParts(Root.child(0), T, Tiled);
+    if (!Tiled)
+      return P.Why = "Polly's schedule of these loops has no band of two or more loops that may be tiled", P;
+    BandVersion V;
+    V.Tile = T;
+    V.Schedule = N.get_schedule();
+    if (!modelSchedule(V.Schedule, Arrays, V.Model, P.Why)) {
+      P.Versions.clear();
+      return P;
+    }
+    P.TiledBands = Tiled;
+    P.Versions.push_back(std::move(V));
+  }
+  return P;
+}
+
+void printBandPlan(raw_ostream &OS, const BandPlan &P, const std::vector<DiskArray> &Arrays) {
+  if (P.Versions.empty()) {
+    OS << "band versions: none (" << P.Why << ")\n";
+    return;
+  }
+  OS << "band versions (Polly's schedule, " << P.TiledBands << " band(s) tiled):\n";
+  for (const BandVersion &V : P.Versions) {
+    OS << "  tile " << V.Tile << ":\n";
+    printFootprintModel(OS, V.Model, Arrays);
+  }
+}
+
+} // namespace iopoly

@@ -1,0 +1,365 @@
+//===- FootprintModel.cpp - Where a schedule's loops touch the arrays ----===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+#include "Analysis/FootprintModel.h"
+
+#include "iopoly/tiling.h"
+
+#include "polly/ScopInfo.h"
+#include "polly/Support/GICHelper.h"
+#include "polly/Support/ISLTools.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include "isl/aff.h"
+#include "isl/map.h"
+#include "isl/options.h"
+#include "isl/ctx.h"
+#include "isl/point.h"
+#include "isl/schedule_node.h"
+#include "isl/set.h"
+#include "isl/union_map.h"
+#include "isl/union_set.h"
+#include "isl/val.h"
+
+#include <algorithm>
+#include <map>
+
+using namespace llvm;
+
+namespace iopoly {
+
+namespace {
+
+/// A point of \p Dom away from its edges where there is one (so that
+/// differences to its neighbours are those of whole tiles).
+isl::point interiorPoint(const isl::set &Dom, const std::vector<long> &Lo, const std::vector<uint64_t> &Count) {
+  // Points spread over the loops' box, the middle first: cheap membership
+  // tests instead of intersecting the set with its shifted copies.
+  unsigned Dims = static_cast<unsigned>(Lo.size());
+  for (double F : {0.5, 0.25, 0.75, 0.125, 0.875}) {
+    isl_point *P = isl_point_zero(Dom.get_space().release());
+    for (unsigned D = 0; D < Dims; ++D) {
+      long C = Lo[D] + static_cast<long>(F * static_cast<double>(Count[D] - 1));
+      P = isl_point_set_coordinate_val(P, isl_dim_set, static_cast<int>(D), isl_val_int_from_si(Dom.ctx().get(), C));
+    }
+    isl::point Pt = isl::manage(P);
+    if (!Pt.is_null() && isl::set(Pt).is_subset(Dom))
+      return Pt;
+  }
+  return Dom.sample_point();
+}
+
+
+
+/// Coordinates of \p P.
+std::vector<long> coordinates(const isl::point &P, unsigned Dims) {
+  std::vector<long> C(Dims);
+  for (unsigned D = 0; D < Dims; ++D)
+    C[D] = P.get_coordinate_val(isl::dim::set, static_cast<int>(D)).get_num_si();
+  return C;
+}
+
+
+/// Fills the run structure of \p T from the subscript extents of one tile.
+void runsOf(const DiskArray &A, const std::vector<uint64_t> &Ext, ModelTerm &T) {
+  unsigned N = static_cast<unsigned>(A.Stride.size());
+  // Inner subscripts that cover a whole row run on into the next one.
+  unsigned J = N - 1;
+  while (J > 0 && Ext[J] * A.Stride[J] >= A.Stride[J - 1])
+    --J;
+  T.Run = Ext[J] * A.Stride[J];
+  if (J >= 1) {
+    T.Inner = Ext[J - 1];
+    T.InnerPitch = A.Stride[J - 1];
+  }
+  if (J >= 2) {
+    T.Outer = 1;
+    for (unsigned D = 0; D + 1 < J; ++D)
+      T.Outer *= Ext[D];
+    T.OuterPitch = A.Stride[J - 2];
+  }
+}
+
+polly::ScopStmt *stmtOf(const isl::map &M) {
+  return static_cast<polly::ScopStmt *>(isl_id_get_user(M.get_tuple_id(isl::dim::in).get()));
+}
+
+/// The top-level loop nests of \p Sched: each one's statement instances
+/// mapped to its flattened schedule (loops and sequence positions).
+std::vector<isl::union_map> nestsOf(const isl::schedule &Sched) {
+  std::vector<isl::union_map> Out;
+  isl::schedule_node Root = Sched.get_root();
+  if (!Root.has_children())
+    return Out;
+  isl::schedule_node N = Root.child(0);
+  auto Subtree = [](const isl::schedule_node &At) {
+    isl::union_map M = isl::manage(isl_schedule_node_get_subtree_schedule_union_map(At.get()));
+    return M.intersect_domain(At.get_domain());
+  };
+  if (N.isa<isl::schedule_node_sequence>() || N.isa<isl::schedule_node_set>()) {
+    unsigned K = unsignedFromIslSize(N.n_children());
+    for (unsigned I = 0; I < K; ++I)
+      Out.push_back(Subtree(N.child(static_cast<int>(I)).child(0)));
+  } else {
+    Out.push_back(Subtree(N));
+  }
+  return Out;
+}
+
+/// \p Nest with its schedule cut (or padded with zeros) to its first \p D
+/// dimensions, all in one anonymous space.
+isl::union_map outerLoops(const isl::union_map &Nest, unsigned D) {
+  isl::union_map Out = isl::union_map::empty(Nest.ctx());
+  for (isl::map M : Nest.get_map_list()) {
+    isl_map *X = M.release();
+    unsigned N = static_cast<unsigned>(isl_map_dim(X, isl_dim_out));
+    if (N > D)
+      X = isl_map_project_out(X, isl_dim_out, D, N - D);
+    else if (N < D) {
+      X = isl_map_add_dims(X, isl_dim_out, D - N);
+      for (unsigned K = N; K < D; ++K)
+        X = isl_map_fix_si(X, isl_dim_out, K, 0);
+    }
+    X = isl_map_reset_tuple_id(X, isl_dim_out);
+    Out = Out.unite(isl::manage(X));
+  }
+  return Out;
+}
+
+/// Most schedule dimensions of a statement of \p Nest.
+unsigned depthOf(const isl::union_map &Nest) {
+  unsigned D = 0;
+  for (isl::map M : Nest.get_map_list())
+    D = std::max(D, static_cast<unsigned>(unsignedFromIslSize(M.range_tuple_dim())));
+  return D;
+}
+
+/// The elements one tile \p P touches, of { tile -> elements } \p K.
+isl::set elementsAt(const isl::map &K, const isl::point &P) {
+  return K.intersect_domain(isl::set(P)).range();
+}
+
+/// The first byte of the elements \p E of \p A (false when unbounded).
+bool firstByte(const isl::set &E, const DiskArray &A, long &Out) {
+  if (E.is_null() || E.is_empty())
+    return false;
+  isl::val V = isl::manage(isl_set_min_val(E.get(), A.Byte.get()));
+  if (V.is_null() || !V.is_int())
+    return false;
+  Out = V.get_num_si();
+  return true;
+}
+
+/// \p P moved by \p By along dimension \p D.
+isl::point moved(const isl::point &P, unsigned D, int By) {
+  if (By > 0)
+    return isl::manage(isl_point_add_ui(P.copy(), isl_dim_set, static_cast<int>(D), static_cast<unsigned>(By)));
+  return isl::manage(isl_point_sub_ui(P.copy(), isl_dim_set, static_cast<int>(D), static_cast<unsigned>(-By)));
+}
+
+/// Where the tiles of { tile -> elements } \p K lie: the first byte of the
+/// tile \p P, how far it moves per tile along each loop (from the
+/// neighbouring tiles), and the extent of each subscript there. Every
+/// question is one small integer program on one tile: no parametric
+/// optimum over all tiles.
+bool placeTiles(const isl::map &K, const isl::point &P, unsigned Dims, const DiskArray &A, long &At,
+                std::vector<int64_t> &Step, std::vector<uint64_t> &Ext) {
+  isl::set E = elementsAt(K, P);
+  if (!firstByte(E, A, At))
+    return false;
+  Step.assign(Dims, 0);
+  for (unsigned D = 0; D < Dims; ++D) {
+    long V;
+    if (firstByte(elementsAt(K, moved(P, D, 1)), A, V))
+      Step[D] = V - At;
+    else if (firstByte(elementsAt(K, moved(P, D, -1)), A, V))
+      Step[D] = At - V;
+  }
+  unsigned N = static_cast<unsigned>(A.Stride.size());
+  Ext.assign(N, 1);
+  for (unsigned D = 0; D < N; ++D) {
+    isl::val Lo = isl::manage(isl_set_dim_min_val(E.copy(), static_cast<int>(D)));
+    isl::val Hi = isl::manage(isl_set_dim_max_val(E.copy(), static_cast<int>(D)));
+    if (Lo.is_null() || Hi.is_null() || !Lo.is_int() || !Hi.is_int())
+      return false;
+    Ext[D] = static_cast<uint64_t>(std::max<long>(0, Hi.get_num_si() - Lo.get_num_si())) + 1;
+  }
+  return true;
+}
+
+/// Models the nest \p Tiles (instances -> their first \p Dims loops) as band
+/// \p Index; false (with \p Why) when it cannot.
+bool modelBand(const isl::union_map &Tiles, unsigned Dims, unsigned Index, const std::vector<DiskArray> &Arrays,
+               ModelBand &Band, std::vector<ModelTerm> &Terms, std::string &Why) {
+  // Iterations of each loop.
+  std::vector<long> Lo(Dims, 0);
+  if (Dims) {
+    isl::union_set Range = Tiles.range();
+    isl::set R = isl::manage(isl_set_from_union_set(Range.copy()));
+    if (R.is_null())
+      return Why = "internal: the loops of a nest are not in one space", false;
+    R = R.project_out_all_params();
+    for (unsigned D = 0; D < Dims; ++D) {
+      isl::val L = isl::manage(isl_set_dim_min_val(R.copy(), static_cast<int>(D)));
+      isl::val H = isl::manage(isl_set_dim_max_val(R.copy(), static_cast<int>(D)));
+      if (L.is_null() || H.is_null() || !L.is_int() || !H.is_int())
+        return Why = "the loop bounds are not known at compile time", false;
+      Lo[D] = L.get_num_si();
+      Band.Count.push_back(static_cast<uint64_t>(H.get_num_si() - Lo[D] + 1));
+    }
+  }
+  // Each access as { tile -> elements }, one term per array and step: the
+  // neighbours a stencil reads move with the tile together, and the term
+  // takes the union of their extents.
+  struct Pattern {
+    ModelTerm T;
+    long At = 0;
+    std::vector<long> Coord;
+  };
+  std::map<std::pair<unsigned, std::vector<int64_t>>, Pattern> Patterns;
+  for (isl::map StmtTiles : Tiles.get_map_list()) {
+    polly::ScopStmt *Stmt = stmtOf(StmtTiles);
+    if (!Stmt)
+      continue;
+    for (polly::MemoryAccess *MA : *Stmt) {
+      if (!MA->isLatestArrayKind())
+        continue;
+      for (unsigned A = 0; A < Arrays.size(); ++A) {
+        if (Arrays[A].SAI != MA->getLatestScopArrayInfo())
+          continue;
+        isl::map Rel = MA->getLatestAccessRelation().intersect_domain(StmtTiles.domain());
+        isl::map K = StmtTiles.reverse().apply_range(Rel).project_out_all_params();
+        if (K.is_null())
+          return Why = "the elements of '" + Arrays[A].Name + "' one iteration touches could not be modelled", false;
+        if (K.is_empty())
+          continue;
+        isl::point P = interiorPoint(K.domain(), Lo, Band.Count);
+        long At;
+        std::vector<int64_t> Step;
+        std::vector<uint64_t> Ext;
+        if (P.is_null() || !placeTiles(K, P, Dims, Arrays[A], At, Step, Ext))
+          return Why = "the bytes of '" + Arrays[A].Name + "' one iteration touches could not be modelled", false;
+        auto Key = std::make_pair(A, Step);
+        auto It = Patterns.find(Key);
+        if (It == Patterns.end()) {
+          Pattern New;
+          New.T.Step = Step;
+          New.T.Band = Index;
+          New.T.Array = A;
+          New.T.Bytes = Arrays[A].Bytes;
+          runsOf(Arrays[A], Ext, New.T);
+          New.At = At;
+          New.Coord = coordinates(P, Dims);
+          Patterns.emplace(Key, New);
+          continue;
+        }
+        // The same pattern again (a neighbour): the runs of both, from the
+        // lower first byte, at the first access's tile.
+        Pattern &Old = It->second;
+        std::vector<long> C = coordinates(P, Dims);
+        long Shifted = At;
+        for (unsigned D = 0; D < Dims; ++D)
+          Shifted -= Step[D] * (C[D] - Old.Coord[D]);
+        ModelTerm Mine;
+        runsOf(Arrays[A], Ext, Mine);
+        long Lo0 = std::min(Old.At, Shifted);
+        long Hi0 = std::max<long>(Old.At + static_cast<long>(Old.T.Run), Shifted + static_cast<long>(Mine.Run));
+        if (Old.T.Inner == Mine.Inner && Old.T.Outer == Mine.Outer)
+          Old.T.Run = static_cast<uint64_t>(Hi0 - Lo0);
+        else if (Mine.Inner * Mine.Outer > Old.T.Inner * Old.T.Outer) {
+          Mine.Step = Old.T.Step;
+          Mine.Band = Index;
+          Mine.Array = A;
+          Mine.Bytes = Arrays[A].Bytes;
+          Old.T = Mine;
+        }
+        Old.At = Lo0;
+      }
+    }
+  }
+  for (auto &[Key, Pat] : Patterns) {
+    ModelTerm T = Pat.T;
+    T.Base = Pat.At;
+    for (unsigned D = 0; D < Dims; ++D)
+      T.Base -= T.Step[D] * (Pat.Coord[D] - Lo[D]);
+    Terms.push_back(T);
+  }
+  return true;
+}
+
+} // namespace
+
+bool modelSchedule(const isl::schedule &Sched, const std::vector<DiskArray> &Arrays, FootprintModel &Out,
+                   std::string &Why) {
+  Out = FootprintModel();
+  // An unbounded optimum is an answer here ("cannot be modelled"), not a
+  // reason to abort the compiler.
+  struct ContinueOnError {
+    isl_ctx *Ctx;
+    int Saved;
+    explicit ContinueOnError(isl_ctx *C) : Ctx(C), Saved(isl_options_get_on_error(C)) {
+      isl_options_set_on_error(Ctx, ISL_ON_ERROR_CONTINUE);
+    }
+    ~ContinueOnError() {
+      isl_ctx_reset_error(Ctx);
+      isl_options_set_on_error(Ctx, Saved);
+    }
+  } Guard(Sched.ctx().get());
+  std::vector<isl::union_map> Nests = nestsOf(Sched);
+  if (Nests.empty())
+    return Why = "these loops have no schedule", false;
+  for (unsigned N = 0; N < Nests.size(); ++N) {
+    unsigned Deepest = std::min<unsigned>(depthOf(Nests[N]), IOPOLY_BAND_MAX_DIMS);
+    unsigned Modelled = 0;
+    for (unsigned D = 0; D <= Deepest; ++D) {
+      ModelBand Band;
+      Band.Nest = N;
+      std::vector<ModelTerm> Terms;
+      std::string WhyNot;
+      if (!modelBand(outerLoops(Nests[N], D), D, static_cast<unsigned>(Out.Bands.size()), Arrays, Band, Terms,
+                     WhyNot)) {
+        // Deeper models include these loops too.
+        if (!Modelled)
+          return Why = WhyNot, false;
+        break;
+      }
+      Out.Bands.push_back(Band);
+      Out.Terms.insert(Out.Terms.end(), Terms.begin(), Terms.end());
+      ++Modelled;
+      // Deeper iterations touch no more than this: a few runs of at most a
+      // stripe fit any buffer the runtime accepts, so no deeper model is
+      // ever replayed.
+      uint64_t Runs = 0, Longest = 0;
+      for (const ModelTerm &T : Terms) {
+        Runs += T.Outer * T.Inner;
+        Longest = std::max(Longest, T.Run);
+      }
+      if (Runs <= 4 && Longest <= 4096)
+        break;
+    }
+  }
+  return true;
+}
+
+void printFootprintModel(raw_ostream &OS, const FootprintModel &M, const std::vector<DiskArray> &Arrays) {
+  for (unsigned B = 0; B < M.Bands.size(); ++B) {
+    OS << "    nest " << M.Bands[B].Nest << " depth " << M.Bands[B].Count.size() << ", iterations";
+    for (uint64_t C : M.Bands[B].Count)
+      OS << " " << C;
+    OS << "\n";
+    for (const ModelTerm &T : M.Terms) {
+      if (T.Band != B)
+        continue;
+      OS << "      " << Arrays[T.Array].Name << ": base " << T.Base << ", step";
+      for (int64_t St : T.Step)
+        OS << " " << St;
+      OS << ", " << T.Outer << " x " << T.Inner << " runs of " << T.Run << " bytes (pitch " << T.OuterPitch << ", "
+         << T.InnerPitch << ")\n";
+    }
+  }
+}
+
+} // namespace iopoly

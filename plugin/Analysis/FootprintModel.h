@@ -1,0 +1,72 @@
+//===- FootprintModel.h - Where a schedule's loops touch the arrays -*- C++ -*-===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The footprint model of one version of a SCoP (data-tiled, Polly's bands
+// tiled, or the original order), which the runtime replays through an LRU
+// buffer of the run's size to estimate the version's stripe fetches
+// (common/TileReplay.h). No formula per loop shape: the same model for any
+// schedule.
+//
+// Each top-level loop nest of the schedule is modelled at every depth d
+// (its d outermost schedule dimensions, 0 <= d <= IOPOLY_BAND_MAX_DIMS): one
+// iteration of those d loops is a "tile", and per array and access pattern
+// a term says where the bytes of a tile lie, as runs whose first byte moves
+// by a fixed step per iteration of each of the d loops. The runtime replays
+// each nest at the shallowest depth whose tiles fit its buffer: inside such
+// a tile every stripe is fetched at most once, whatever the order of the
+// inner loops; between tiles the replay sees every reuse and every eviction.
+//
+//===----------------------------------------------------------------------===//
+#ifndef IOPOLY_PLUGIN_ANALYSIS_FOOTPRINTMODEL_H
+#define IOPOLY_PLUGIN_ANALYSIS_FOOTPRINTMODEL_H
+
+#include "Analysis/LocalitySets.h"
+
+#include "isl/isl-noexceptions.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class raw_ostream;
+}
+
+namespace iopoly {
+
+/// Where one tile touches one array (struct iopoly_band_term).
+struct ModelTerm {
+  int64_t Base = 0;                    ///< first byte of the tile at coordinates 0
+  std::vector<int64_t> Step;           ///< bytes the first byte moves per iteration of each loop
+  uint64_t Outer = 1, OuterPitch = 0;  ///< runs of the outer level
+  uint64_t Inner = 1, InnerPitch = 0;  ///< runs within one outer step
+  uint64_t Run = 0;                    ///< bytes per run
+  uint64_t Bytes = 0;                  ///< bytes of the array (0: unknown)
+  unsigned Band = 0;                   ///< index of its band within the model
+  unsigned Array = 0;                  ///< index in the SCoP's disk-resident arrays
+};
+
+/// One loop nest modelled at one depth (struct iopoly_band).
+struct ModelBand {
+  std::vector<uint64_t> Count;         ///< iterations of each of the outer loops (the depth)
+  unsigned Nest = 0;                   ///< loop nest of the version (bands of one nest: depth 0, 1, ...)
+};
+
+struct FootprintModel {
+  std::vector<ModelBand> Bands;        ///< by nest, then by depth
+  std::vector<ModelTerm> Terms;        ///< by band
+};
+
+/// Models \p Sched (a schedule of the SCoP's statements) over \p Arrays.
+/// False, with \p Why in the user's terms, when a nest cannot be modelled
+/// (bounds unknown at compile time, unbounded accesses).
+bool modelSchedule(const isl::schedule &Sched, const std::vector<DiskArray> &Arrays, FootprintModel &Out,
+                   std::string &Why);
+
+/// Human-readable dump of a model.
+void printFootprintModel(llvm::raw_ostream &OS, const FootprintModel &M, const std::vector<DiskArray> &Arrays);
+
+} // namespace iopoly
+
+#endif

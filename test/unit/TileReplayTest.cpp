@@ -1,0 +1,174 @@
+//===- TileReplayTest.cpp - Replayed footprint models and the version rule -===//
+//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// common/TileReplay.h and common/TileChoice.h on hand-built tables whose
+// fetch counts can be worked out on paper: sweeps, reuse between nests, the
+// depth a nest is replayed at, sampling, and the choice between versions.
+//
+//===----------------------------------------------------------------------===//
+#include "TileChoice.h"
+#include "TileReplay.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+using namespace iopoly;
+
+namespace {
+
+constexpr uint64_t S = 4096; // stripe
+
+/// A table under construction (the plugin's VersionSet, by hand).
+struct Table {
+  std::vector<iopoly_tile_version> Versions;
+  std::vector<iopoly_band> Bands;
+  std::vector<iopoly_band_term> Terms;
+  std::vector<iopoly_tile_term> DataTerms;
+
+  /// Starts a version; bands and terms added next belong to it.
+  void version(uint64_t Unit = 0, uint32_t Flags = 0) {
+    Versions.push_back({Unit, static_cast<uint32_t>(DataTerms.size()), 0, static_cast<uint32_t>(Terms.size()), 0,
+                        Flags, 0});
+  }
+  /// A band of nest \p Nest with the given loop counts; returns its index.
+  uint32_t band(uint32_t Nest, std::vector<uint64_t> Count) {
+    iopoly_band B{};
+    B.dims = static_cast<uint32_t>(Count.size());
+    for (size_t K = 0; K < Count.size(); ++K)
+      B.count[K] = Count[K];
+    B.nest = Nest;
+    Bands.push_back(B);
+    return static_cast<uint32_t>(Bands.size() - 1);
+  }
+  /// A term of the last band: \p Runs runs of \p Run bytes, \p Pitch apart,
+  /// starting at Base + Step . t.
+  void term(uint16_t Array, int64_t Base, std::vector<int64_t> Step, uint64_t Runs, uint64_t Run, uint64_t Pitch,
+            uint64_t Bytes) {
+    iopoly_band_term T{};
+    T.base = Base;
+    for (size_t K = 0; K < Step.size(); ++K)
+      T.step[K] = Step[K];
+    T.outer = 1;
+    T.inner = Runs;
+    T.inner_pitch = Pitch;
+    T.run = Run;
+    T.bytes = Bytes;
+    T.band = static_cast<uint32_t>(Bands.size() - 1);
+    T.array = Array;
+    Terms.push_back(T);
+    ++Versions.back().model_count;
+  }
+  iopoly_tile_table table() const {
+    return {IOPOLY_TILE_ABI, static_cast<uint32_t>(Versions.size()), Versions.data(), DataTerms.data(), "test", -1, 0,
+            Bands.data(), Terms.data()};
+  }
+};
+
+/// One nest sweeping \p Stripes stripes of array 0, one stripe per
+/// iteration, modelled at depth 0 (all of it) and depth 1.
+void sweep(Table &T, uint32_t Nest, uint64_t Stripes, uint16_t Array = 0) {
+  T.band(Nest, {});
+  T.term(Array, 0, {}, 1, Stripes * S, 0, Stripes * S);
+  T.band(Nest, {Stripes});
+  T.term(Array, 0, {static_cast<int64_t>(S)}, 1, S, 0, Stripes * S);
+}
+
+TEST(TileReplay, ASweepFetchesEachStripeOnceAtAnyBuffer) {
+  for (uint64_t Frames : {4u, 16u, 200u}) {
+    Table T;
+    T.version();
+    sweep(T, 0, 100);
+    iopoly_tile_table Tab = T.table();
+    ModelReplay R = replayModel(Tab, 0, S, Frames);
+    EXPECT_DOUBLE_EQ(R.Fetches, 100) << Frames << " frames";
+    EXPECT_FALSE(R.Sampled);
+  }
+}
+
+TEST(TileReplay, TheShallowestDepthThatFitsIsReplayed) {
+  Table T;
+  T.version();
+  sweep(T, 0, 100);
+  iopoly_tile_table Tab = T.table();
+  // 200 frames: the whole sweep (depth 0) fits; 16: one stripe per tile.
+  // (Need is a bound: a run at an unknown alignment may touch one stripe
+  // more than its length.)
+  EXPECT_EQ(replayModel(Tab, 0, S, 200).Need, 101u);
+  EXPECT_EQ(replayModel(Tab, 0, S, 16).Need, 2u);
+}
+
+TEST(TileReplay, ASecondNestReusesWhatTheBufferStillHolds) {
+  Table T;
+  T.version();
+  sweep(T, 0, 50);
+  sweep(T, 1, 50);
+  iopoly_tile_table Tab = T.table();
+  EXPECT_DOUBLE_EQ(replayModel(Tab, 0, S, 64).Fetches, 50);  // all of it stays
+  EXPECT_DOUBLE_EQ(replayModel(Tab, 0, S, 40).Fetches, 100); // LRU: every stripe gone again
+}
+
+TEST(TileReplay, RowsSmallerThanAStripeShareIt) {
+  // A column walk of a 64 x 64 matrix of doubles (rows of 512 bytes, 8 per
+  // stripe) one element per iteration: each stripe is touched by 8 rows.
+  Table T;
+  T.version();
+  T.band(0, {64, 64}); // j outer, i inner: A[i][j]
+  T.term(0, 0, {8, 512}, 1, 8, 0, 64 * 512);
+  iopoly_tile_table Tab = T.table();
+  // The buffer holds the 8 stripes of a column: each is fetched once.
+  EXPECT_DOUBLE_EQ(replayModel(Tab, 0, S, 8).Fetches, 8);
+  // Two frames: every column walks all 8 stripes again.
+  EXPECT_DOUBLE_EQ(replayModel(Tab, 0, S, 2).Fetches, 64 * 8);
+}
+
+TEST(TileReplay, ALargeNestIsSampledAndScaled) {
+  Table T;
+  T.version();
+  T.band(0, {4096, 1024}); // 4M iterations over 4096 x 1024 stripes
+  T.term(0, 0, {static_cast<int64_t>(1024 * S), static_cast<int64_t>(S)}, 1, S, 0, 4096 * 1024 * S);
+  iopoly_tile_table Tab = T.table();
+  ModelReplay R = replayModel(Tab, 0, S, 64, FetchCost(), /*Budget=*/1 << 16);
+  EXPECT_TRUE(R.Sampled);
+  EXPECT_NEAR(R.Fetches, 4096.0 * 1024, 1);
+}
+
+TEST(TileChoice, TheCheapestReplayedVersionRuns) {
+  Table T;
+  // Version 0 (a band version): sweeps its data once.
+  T.version(8, IOPOLY_VERSION_BANDS);
+  sweep(T, 0, 100);
+  // Version 1 (the original order): the same data twice, in two nests.
+  T.version();
+  sweep(T, 0, 100);
+  sweep(T, 1, 100);
+  iopoly_tile_table Tab = T.table();
+  std::vector<VersionEstimate> E;
+  EXPECT_EQ(chooseTileVersion(Tab, S, 16, &E), 0u);
+  EXPECT_DOUBLE_EQ(E[0].Cost, 100);
+  EXPECT_DOUBLE_EQ(E[1].Cost, 200);
+  // A buffer that holds everything: the original order.
+  EXPECT_EQ(chooseTileVersion(Tab, S, 400), 1u);
+}
+
+TEST(TileChoice, TheOriginalOrderWinsWhatIsWithinTwoPercent) {
+  Table T;
+  T.version(8, IOPOLY_VERSION_BANDS);
+  sweep(T, 0, 99);
+  T.version();
+  sweep(T, 0, 100);
+  iopoly_tile_table Tab = T.table();
+  EXPECT_EQ(chooseTileVersion(Tab, S, 16), 1u);
+}
+
+TEST(TileChoice, WithoutAModelOfEveryVersionBandVersionsAreNotCandidates) {
+  Table T;
+  T.version(8, IOPOLY_VERSION_BANDS);
+  sweep(T, 0, 10);
+  T.version(); // the original order, no model, no data terms
+  iopoly_tile_table Tab = T.table();
+  EXPECT_EQ(chooseTileVersion(Tab, S, 16), 1u);
+}
+
+} // namespace
