@@ -53,19 +53,20 @@ uint32_t chooseTileVersion(const iopoly_tile_table &T, uint64_t Stripe, uint64_t
       E.Need = R.Need;
       E.Fetches = R.Fetches;
       E.Cost = R.Cost;
-      E.Fits = true;
+      E.Fits = R.Fits;
     } else if (!isBandVersion(T, V)) {
       E.Cost = E.Fetches = iopoly_tile_cost(&T, V, Stripe, Frames, &E.Need);
       E.Fits = E.Need * 4 <= Frames * 3;
     }
   }
   if (Replay) {
-    // The cheapest version; the original order unless a version saves more
-    // than 2% of its cost (the model is not exact; the original order is
-    // the program as written).
+    // The cheapest version whose tiles fit (the replay cannot see how a
+    // tile that does not fit thrashes); the original order unless a version
+    // saves more than 2% of its cost (the model is not exact; the original
+    // order is the program as written).
     double BestCost = Est[Orig].Cost;
     for (uint32_t V = 0; V < Orig; ++V)
-      if (Est[V].Cost < BestCost && Est[V].Cost < 0.98 * Est[Orig].Cost) {
+      if (Est[V].Fits && Est[V].Cost < BestCost && Est[V].Cost < 0.98 * Est[Orig].Cost) {
         Best = V;
         BestCost = Est[V].Cost;
       }

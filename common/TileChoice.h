@@ -5,9 +5,10 @@
 // The one rule, used by the runtime (__iopoly_pick_version) and by the
 // compiler (-iopoly-buffer, printed plans). Where every version of a table
 // (iopoly/tiling.h) has a footprint model, each is replayed through an LRU
-// buffer of the run's size (common/TileReplay.h) and the one whose fetches
-// cost least (random and sequential requests priced by the disk model)
-// runs; the original order unless another saves more than 2% of its cost. Otherwise, the older rule on the data-tiled versions:
+// buffer of the run's size (common/TileReplay.h) and, of those whose tiles
+// fit 3/4 of the buffer, the one whose fetches cost least (random and
+// sequential requests priced by the disk model) runs; the original order
+// unless another saves more than 2% of its cost. Otherwise, the older rule on the data-tiled versions:
 // among those whose tiles need at most 3/4 of the buffer the one with the
 // fewest fetches by the formula of iopoly/tiling.h; the original order when
 // none fits, or when its own estimate is lower and can be trusted (one
@@ -31,7 +32,7 @@ struct VersionEstimate {
   uint64_t Need = 0;   ///< stripes its largest tile keeps in the buffer
   double Fetches = 0;  ///< estimated stripe fetches
   double Cost = 0;     ///< what the choice compares: their cost (replayed) or the fetches (formula)
-  bool Fits = false;   ///< may run: its tiles fit 3/4 of the buffer (always, when replayed)
+  bool Fits = false;   ///< may run: its tiles fit 3/4 of the buffer
 };
 
 /// The version to run with stripes of \p Stripe bytes and a buffer of

@@ -7,28 +7,32 @@
 
 #include <algorithm>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace iopoly {
 
 namespace {
 
-/// An LRU set of stripes (array, stripe) of a fixed capacity; counts misses
-/// and what they cost.
+/// An LRU set of stripes (array, stripe) of a fixed capacity, as the
+/// runtime's buffer keeps them: a stripe is fetched when it comes into the
+/// buffer, except the first time when it comes to be written only (a new
+/// array's zeros, or data the loops replace); a stripe evicted dirty is
+/// written back.
 class Lru {
 public:
   Lru(uint64_t Capacity, const FetchCost &C)
       : Capacity(Capacity ? Capacity : 1), Cost(C), LastOnDisk(C.Disks ? C.Disks : 1, ~0ULL) {}
 
-  void touch(uint64_t Key) {
+  void touch(uint64_t Key, bool Write, bool Read) {
     auto It = Index.find(Key);
     uint32_t N;
     if (It == Index.end()) {
-      ++Misses;
-      uint64_t Stripe = Key & ((1ULL << 48) - 1);
-      uint64_t &Last = LastOnDisk[Stripe % LastOnDisk.size()];
-      Spent += Last + LastOnDisk.size() == Key ? Cost.Sequential : Cost.Random;
-      Last = Key;
+      if (Read || !Seen.insert(Key).second) {
+        ++Misses;
+        request(Key);
+      }
+      Seen.insert(Key);
       N = allocate(Key);
       Index.emplace(Key, N);
       if (Index.size() > Capacity)
@@ -37,6 +41,7 @@ public:
       N = It->second;
       unlink(N);
     }
+    Nodes[N].Dirty |= Write;
     pushFront(N);
   }
 
@@ -47,8 +52,22 @@ private:
   struct Node {
     uint64_t Key = 0;
     uint32_t Prev = None, Next = None;
+    bool Dirty = false;
   };
   static constexpr uint32_t None = ~0u;
+
+  /// A disk request for \p Key: sequential when it continues its disk's
+  /// last request (the array's stripe one round of disks before). The
+  /// program waits for a fetch; a write-back goes to the disk's queue
+  /// without the program waiting, so it costs what a sequential request
+  /// does (it still moves the disk away from the next fetch).
+  void request(uint64_t Key, bool WriteBack = false) {
+    uint64_t Stripe = Key & ((1ULL << 48) - 1);
+    uint64_t &Last = LastOnDisk[Stripe % LastOnDisk.size()];
+    bool Sequential = Last != ~0ULL && Last + LastOnDisk.size() == Key;
+    Spent += Sequential || WriteBack ? Cost.Sequential : Cost.Random;
+    Last = Key;
+  }
 
   uint32_t allocate(uint64_t Key) {
     uint32_t N;
@@ -81,14 +100,17 @@ private:
   void evictOldest() {
     uint32_t N = TailN;
     unlink(N);
+    if (Nodes[N].Dirty)
+      request(Nodes[N].Key, /*WriteBack=*/true);
     Index.erase(Nodes[N].Key);
     Free.push_back(N);
   }
 
   uint64_t Capacity;
   FetchCost Cost;
-  std::vector<uint64_t> LastOnDisk; ///< key of each disk's last fetch
+  std::vector<uint64_t> LastOnDisk; ///< key of each disk's last request
   std::unordered_map<uint64_t, uint32_t> Index;
+  std::unordered_set<uint64_t> Seen; ///< stripes that came into the buffer before
   std::vector<Node> Nodes;
   std::vector<uint32_t> Free;
   uint32_t Head = None, TailN = None;
@@ -122,26 +144,33 @@ uint64_t tileStripes(const iopoly_band_term *Terms, uint32_t First, uint32_t Las
 
 void touchTile(Lru &L, const iopoly_band_term *Terms, uint32_t First, uint32_t Last, const uint64_t *Coord,
                uint32_t Dims, uint64_t Stripe) {
-  for (uint32_t K = First; K < Last; ++K) {
-    const iopoly_band_term &T = Terms[K];
-    int64_t Start = T.base;
-    for (uint32_t D = 0; D < Dims; ++D)
-      Start += T.step[D] * static_cast<int64_t>(Coord[D]);
-    uint64_t Key = static_cast<uint64_t>(T.array) << 48;
-    for (uint64_t O = 0; O < T.outer; ++O)
-      for (uint64_t I = 0; I < T.inner; ++I) {
-        int64_t Lo = Start + static_cast<int64_t>(O * T.outer_pitch + I * T.inner_pitch);
-        int64_t Hi = Lo + static_cast<int64_t>(T.run) - 1;
-        if (Lo < 0)
-          Lo = 0;
-        if (T.bytes && Hi >= static_cast<int64_t>(T.bytes))
-          Hi = static_cast<int64_t>(T.bytes) - 1;
-        if (Lo > Hi)
-          continue;
-        for (uint64_t S = static_cast<uint64_t>(Lo) / Stripe; S <= static_cast<uint64_t>(Hi) / Stripe; ++S)
-          L.touch(Key | S);
-      }
-  }
+  // The order of accesses inside a tile is not known: what a tile only
+  // writes (an initialisation fused with its use) is taken to come first.
+  for (int WriteOnly = 1; WriteOnly >= 0; --WriteOnly)
+    for (uint32_t K = First; K < Last; ++K) {
+      const iopoly_band_term &T = Terms[K];
+      bool Write = T.flags & IOPOLY_BAND_TERM_WRITES;
+      bool Read = T.flags & IOPOLY_BAND_TERM_READS;
+      if ((Write && !Read) != static_cast<bool>(WriteOnly))
+        continue;
+      int64_t Start = T.base;
+      for (uint32_t D = 0; D < Dims; ++D)
+        Start += T.step[D] * static_cast<int64_t>(Coord[D]);
+      uint64_t Key = static_cast<uint64_t>(T.array) << 48;
+      for (uint64_t O = 0; O < T.outer; ++O)
+        for (uint64_t I = 0; I < T.inner; ++I) {
+          int64_t Lo = Start + static_cast<int64_t>(O * T.outer_pitch + I * T.inner_pitch);
+          int64_t Hi = Lo + static_cast<int64_t>(T.run) - 1;
+          if (Lo < 0)
+            Lo = 0;
+          if (T.bytes && Hi >= static_cast<int64_t>(T.bytes))
+            Hi = static_cast<int64_t>(T.bytes) - 1;
+          if (Lo > Hi)
+            continue;
+          for (uint64_t S = static_cast<uint64_t>(Lo) / Stripe; S <= static_cast<uint64_t>(Hi) / Stripe; ++S)
+            L.touch(Key | S, Write, Read);
+        }
+    }
 }
 
 /// The band terms [First, Last) of band B.
@@ -215,17 +244,21 @@ ModelReplay replayModel(const iopoly_tile_table &T, uint32_t V, uint64_t Stripe,
       Depths.push_back(S);
       K = S.Last;
     }
-    // The shallowest depth whose tiles fit; the deepest if none does.
+    // The shallowest depth whose tiles fit; the deepest if none does (its
+    // tiles then thrash in a way the replay does not see: Fits = false).
     const BandSpan *Pick = &Depths.back();
     uint64_t Need = tileStripes(T.band_terms, Pick->First, Pick->Last, Stripe);
+    bool Found = false;
     for (const BandSpan &S : Depths) {
       uint64_t N = tileStripes(T.band_terms, S.First, S.Last, Stripe);
       if (N <= Room) {
         Pick = &S;
         Need = N;
+        Found = true;
         break;
       }
     }
+    R.Fits &= Found;
     R.Need = std::max(R.Need, Need);
     replayBand(L, T, *Pick, Stripe, Budget, R);
   }

@@ -7,7 +7,10 @@
 // (plugin/Analysis/FootprintModel.h): each loop nest is replayed at the
 // shallowest depth whose iterations ("tiles") fit 3/4 of the buffer; the
 // tiles are visited in their order and the stripes each one touches go
-// through an LRU buffer of the run's capacity; misses are fetches. The
+// through an LRU buffer of the run's capacity, as the runtime keeps them:
+// a stripe is fetched when it comes into the buffer (but the first time
+// when the loops only write it), a stripe evicted dirty is written back.
+// Each request is priced by the disk model. The
 // order of accesses inside a tile is not replayed: a tile whose stripes fit
 // the buffer fetches each of them at most once, whatever that order. Reuse
 // between tiles, the stripes neighbouring tiles share and the data one loop
@@ -38,8 +41,9 @@ struct FetchCost {
 
 struct ModelReplay {
   double Fetches = 0;    ///< estimated stripe fetches of the version
-  double Cost = 0;       ///< their cost (FetchCost units)
+  double Cost = 0;       ///< their cost and the write-backs' (FetchCost units)
   uint64_t Need = 0;     ///< stripes the largest tile replayed touches (bound)
+  bool Fits = true;      ///< every nest has a depth whose tiles fit 3/4 of the buffer
   bool Sampled = false;  ///< part of a nest was replayed and scaled
 };
 

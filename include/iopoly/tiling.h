@@ -99,8 +99,15 @@ struct iopoly_band_term {
   uint64_t bytes;              /* bytes of the array (0: unknown) */
   uint32_t band;               /* index into the table's bands */
   uint16_t array;              /* which array (an index within the SCoP) */
-  uint16_t reserved;
+  uint16_t flags;              /* IOPOLY_BAND_TERM_* */
 };
+
+/* The tile writes these bytes (a stripe it leaves dirty is written back
+ * when evicted, and read back from disk when touched again). */
+#define IOPOLY_BAND_TERM_WRITES 0x1
+/* The tile reads these bytes (a stripe it touches first is fetched, unless
+ * the tile only writes it). */
+#define IOPOLY_BAND_TERM_READS 0x2
 
 struct iopoly_tile_table {
   uint32_t abi;            /* IOPOLY_TILE_ABI */

@@ -25,6 +25,7 @@
 #include "isl/val.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 using namespace llvm;
@@ -35,21 +36,37 @@ namespace {
 
 /// A point of \p Dom away from its edges where there is one (so that
 /// differences to its neighbours are those of whole tiles).
-isl::point interiorPoint(const isl::set &Dom, const std::vector<long> &Lo, const std::vector<uint64_t> &Count) {
-  // Points spread over the loops' box, the middle first: cheap membership
-  // tests instead of intersecting the set with its shifted copies.
-  unsigned Dims = static_cast<unsigned>(Lo.size());
-  for (double F : {0.5, 0.25, 0.75, 0.125, 0.875}) {
+/// Points of \p Dom spread over its own box, the middle first (cheap
+/// membership tests, not the set intersected with its shifted copies), and
+/// its lexicographically last point: where the tiles of a pattern are
+/// measured. Empty when the box is unbounded.
+std::vector<isl::point> samplePoints(const isl::set &Dom, unsigned Dims) {
+  std::vector<isl::point> Out;
+  std::vector<long> Lo(Dims), Hi(Dims);
+  for (unsigned D = 0; D < Dims; ++D) {
+    isl::val L = isl::manage(isl_set_dim_min_val(Dom.copy(), static_cast<int>(D)));
+    isl::val H = isl::manage(isl_set_dim_max_val(Dom.copy(), static_cast<int>(D)));
+    if (L.is_null() || H.is_null() || !L.is_int() || !H.is_int())
+      return Out;
+    Lo[D] = L.get_num_si();
+    Hi[D] = H.get_num_si();
+  }
+  for (double F : {0.5, 0.25, 0.75}) {
     isl_point *P = isl_point_zero(Dom.get_space().release());
     for (unsigned D = 0; D < Dims; ++D) {
-      long C = Lo[D] + static_cast<long>(F * static_cast<double>(Count[D] - 1));
+      long C = Lo[D] + std::lround(F * static_cast<double>(Hi[D] - Lo[D]));
       P = isl_point_set_coordinate_val(P, isl_dim_set, static_cast<int>(D), isl_val_int_from_si(Dom.ctx().get(), C));
     }
     isl::point Pt = isl::manage(P);
     if (!Pt.is_null() && isl::set(Pt).is_subset(Dom))
-      return Pt;
+      Out.push_back(Pt);
   }
-  return Dom.sample_point();
+  isl::set Last = Dom.lexmax();
+  if (!Last.is_null() && !Last.is_empty())
+    Out.push_back(Last.sample_point());
+  if (Out.empty())
+    Out.push_back(Dom.sample_point());
+  return Out;
 }
 
 
@@ -161,14 +178,16 @@ isl::point moved(const isl::point &P, unsigned D, int By) {
 }
 
 /// Where the tiles of { tile -> elements } \p K lie: the first byte of the
-/// tile \p P, how far it moves per tile along each loop (from the
-/// neighbouring tiles), and the extent of each subscript there. Every
-/// question is one small integer program on one tile: no parametric
-/// optimum over all tiles.
-bool placeTiles(const isl::map &K, const isl::point &P, unsigned Dims, const DiskArray &A, long &At,
-                std::vector<int64_t> &Step, std::vector<uint64_t> &Ext) {
-  isl::set E = elementsAt(K, P);
-  if (!firstByte(E, A, At))
+/// first of the tiles \p Points, how far it moves per tile along each loop
+/// (from that tile's neighbours), and the largest extent of each subscript
+/// over all tiles. The first byte is asked of one tile at a time (small
+/// integer programs), not as a parametric optimum over all tiles.
+bool placeTiles(const isl::map &K, const std::vector<isl::point> &Points, unsigned Dims, const DiskArray &A,
+                long &At, std::vector<int64_t> &Step, std::vector<uint64_t> &Ext) {
+  if (Points.empty() || Points.front().is_null())
+    return false;
+  const isl::point &P = Points.front();
+  if (!firstByte(elementsAt(K, P), A, At))
     return false;
   Step.assign(Dims, 0);
   for (unsigned D = 0; D < Dims; ++D) {
@@ -178,14 +197,18 @@ bool placeTiles(const isl::map &K, const isl::point &P, unsigned Dims, const Dis
     else if (firstByte(elementsAt(K, moved(P, D, -1)), A, V))
       Step[D] = At - V;
   }
+  // Extents: the largest difference of two elements of one tile, over all
+  // tiles (a pattern's tiles differ in size: triangular and partial ones).
   unsigned N = static_cast<unsigned>(A.Stride.size());
   Ext.assign(N, 1);
+  isl::set Deltas = K.reverse().apply_range(K).deltas();
+  if (Deltas.is_null())
+    return false;
   for (unsigned D = 0; D < N; ++D) {
-    isl::val Lo = isl::manage(isl_set_dim_min_val(E.copy(), static_cast<int>(D)));
-    isl::val Hi = isl::manage(isl_set_dim_max_val(E.copy(), static_cast<int>(D)));
-    if (Lo.is_null() || Hi.is_null() || !Lo.is_int() || !Hi.is_int())
+    isl::val Hi = isl::manage(isl_set_dim_max_val(Deltas.copy(), static_cast<int>(D)));
+    if (Hi.is_null() || !Hi.is_int())
       return false;
-    Ext[D] = static_cast<uint64_t>(std::max<long>(0, Hi.get_num_si() - Lo.get_num_si())) + 1;
+    Ext[D] = static_cast<uint64_t>(std::max<long>(0, Hi.get_num_si())) + 1;
   }
   return true;
 }
@@ -236,30 +259,36 @@ bool modelBand(const isl::union_map &Tiles, unsigned Dims, unsigned Index, const
           return Why = "the elements of '" + Arrays[A].Name + "' one iteration touches could not be modelled", false;
         if (K.is_empty())
           continue;
-        isl::point P = interiorPoint(K.domain(), Lo, Band.Count);
+        std::vector<isl::point> Points = samplePoints(K.domain(), Dims);
         long At;
         std::vector<int64_t> Step;
         std::vector<uint64_t> Ext;
-        if (P.is_null() || !placeTiles(K, P, Dims, Arrays[A], At, Step, Ext))
+        if (!placeTiles(K, Points, Dims, Arrays[A], At, Step, Ext))
           return Why = "the bytes of '" + Arrays[A].Name + "' one iteration touches could not be modelled", false;
         auto Key = std::make_pair(A, Step);
         auto It = Patterns.find(Key);
+        if (It != Patterns.end()) {
+          It->second.T.Writes |= MA->isWrite();
+          It->second.T.Reads |= MA->isRead();
+        }
         if (It == Patterns.end()) {
           Pattern New;
+          New.T.Writes = MA->isWrite();
+          New.T.Reads = MA->isRead();
           New.T.Step = Step;
           New.T.Band = Index;
           New.T.Array = A;
           New.T.Bytes = Arrays[A].Bytes;
           runsOf(Arrays[A], Ext, New.T);
           New.At = At;
-          New.Coord = coordinates(P, Dims);
+          New.Coord = coordinates(Points.front(), Dims);
           Patterns.emplace(Key, New);
           continue;
         }
         // The same pattern again (a neighbour): the runs of both, from the
         // lower first byte, at the first access's tile.
         Pattern &Old = It->second;
-        std::vector<long> C = coordinates(P, Dims);
+        std::vector<long> C = coordinates(Points.front(), Dims);
         long Shifted = At;
         for (unsigned D = 0; D < Dims; ++D)
           Shifted -= Step[D] * (C[D] - Old.Coord[D]);
@@ -271,6 +300,8 @@ bool modelBand(const isl::union_map &Tiles, unsigned Dims, unsigned Index, const
           Old.T.Run = static_cast<uint64_t>(Hi0 - Lo0);
         else if (Mine.Inner * Mine.Outer > Old.T.Inner * Old.T.Outer) {
           Mine.Step = Old.T.Step;
+          Mine.Writes = Old.T.Writes;
+          Mine.Reads = Old.T.Reads;
           Mine.Band = Index;
           Mine.Array = A;
           Mine.Bytes = Arrays[A].Bytes;
@@ -293,7 +324,7 @@ bool modelBand(const isl::union_map &Tiles, unsigned Dims, unsigned Index, const
 } // namespace
 
 bool modelSchedule(const isl::schedule &Sched, const std::vector<DiskArray> &Arrays, FootprintModel &Out,
-                   std::string &Why) {
+                   std::string &Why, unsigned MaxDepth) {
   Out = FootprintModel();
   // An unbounded optimum is an answer here ("cannot be modelled"), not a
   // reason to abort the compiler.
@@ -312,7 +343,7 @@ bool modelSchedule(const isl::schedule &Sched, const std::vector<DiskArray> &Arr
   if (Nests.empty())
     return Why = "these loops have no schedule", false;
   for (unsigned N = 0; N < Nests.size(); ++N) {
-    unsigned Deepest = std::min<unsigned>(depthOf(Nests[N]), IOPOLY_BAND_MAX_DIMS);
+    unsigned Deepest = std::min<unsigned>({depthOf(Nests[N]), IOPOLY_BAND_MAX_DIMS, MaxDepth});
     unsigned Modelled = 0;
     for (unsigned D = 0; D <= Deepest; ++D) {
       ModelBand Band;
@@ -357,7 +388,7 @@ void printFootprintModel(raw_ostream &OS, const FootprintModel &M, const std::ve
       for (int64_t St : T.Step)
         OS << " " << St;
       OS << ", " << T.Outer << " x " << T.Inner << " runs of " << T.Run << " bytes (pitch " << T.OuterPitch << ", "
-         << T.InnerPitch << ")\n";
+         << T.InnerPitch << ")" << (T.Reads ? ", read" : "") << (T.Writes ? ", written" : "") << "\n";
     }
   }
 }

@@ -23,6 +23,8 @@
 
 #include "Analysis/LocalitySets.h"
 
+#include "iopoly/tiling.h"
+
 #include "isl/isl-noexceptions.h"
 
 #include <cstdint>
@@ -45,6 +47,8 @@ struct ModelTerm {
   uint64_t Bytes = 0;                  ///< bytes of the array (0: unknown)
   unsigned Band = 0;                   ///< index of its band within the model
   unsigned Array = 0;                  ///< index in the SCoP's disk-resident arrays
+  bool Writes = false;                 ///< some access of the pattern writes
+  bool Reads = false;                  ///< some access of the pattern reads
 };
 
 /// One loop nest modelled at one depth (struct iopoly_band).
@@ -58,11 +62,19 @@ struct FootprintModel {
   std::vector<ModelTerm> Terms;        ///< by band
 };
 
-/// Models \p Sched (a schedule of the SCoP's statements) over \p Arrays.
-/// False, with \p Why in the user's terms, when a nest cannot be modelled
-/// (bounds unknown at compile time, unbounded accesses).
+/// Models \p Sched (a schedule of the SCoP's statements) over \p Arrays,
+/// each nest down to at most \p MaxDepth loops. False, with \p Why in the
+/// user's terms, when a nest cannot be modelled (bounds unknown at compile
+/// time, unbounded accesses).
+///
+/// The model assumes that a nest's loops run over a box and move each
+/// access by a fixed step: true of Polly's schedules and of the original
+/// loops (partial and triangular tiles aside), not of the loops inside a
+/// data-tiled unit (their bounds depend on the unit), which are modelled
+/// at the depth of their tile loops only (\p MaxDepth): such a version may
+/// run only where its tiles fit.
 bool modelSchedule(const isl::schedule &Sched, const std::vector<DiskArray> &Arrays, FootprintModel &Out,
-                   std::string &Why);
+                   std::string &Why, unsigned MaxDepth = IOPOLY_BAND_MAX_DIMS);
 
 /// Human-readable dump of a model.
 void printFootprintModel(llvm::raw_ostream &OS, const FootprintModel &M, const std::vector<DiskArray> &Arrays);

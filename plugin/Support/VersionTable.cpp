@@ -81,7 +81,7 @@ CallInst *emitVersionChoice(Module &M, Instruction *Before, const VersionSet &Se
   for (const iopoly_band_term &T : Set.BandTerms)
     BandTerms.push_back(ConstantStruct::get(
         Ty.BandTerm, {I64(static_cast<uint64_t>(T.base)), Dims(T.step), I64(T.outer), I64(T.outer_pitch),
-                      I64(T.inner), I64(T.inner_pitch), I64(T.run), I64(T.bytes), I32(T.band), I16(T.array), I16(0)}));
+                      I64(T.inner), I64(T.inner_pitch), I64(T.run), I64(T.bytes), I32(T.band), I16(T.array), I16(T.flags)}));
   Constant *VersG = Global(Ty.Version, Vers, "iopoly.tile.versions");
   Constant *TermsG = Global(Ty.Term, Terms, "iopoly.tile.terms");
   Constant *BandsG = Global(Ty.Band, Bands, "iopoly.tile.bands");

@@ -258,6 +258,7 @@ void cModel(const FootprintModel &M, std::vector<iopoly_band> &Bands, std::vecto
     C.bytes = T.Bytes;
     C.band = T.Band;
     C.array = static_cast<uint16_t>(T.Array);
+    C.flags = static_cast<uint16_t>((T.Writes ? IOPOLY_BAND_TERM_WRITES : 0) | (T.Reads ? IOPOLY_BAND_TERM_READS : 0));
     Terms.push_back(C);
   }
 }
@@ -392,6 +393,8 @@ PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager 
   for (size_t V = 0; V < Schedules.size() && Modelled; ++V) {
     if (V >= NumTiled && V < NumTiled + B.Versions.size())
       Models[V] = B.Versions[V - NumTiled].Model;
+    else if (V < NumTiled) // by its tile loops: the unit, the streamed step
+      Modelled = modelSchedule(Schedules[V], P.Arrays, Models[V], WhyNoModel, /*MaxDepth=*/2);
     else
       Modelled = modelSchedule(Schedules[V], P.Arrays, Models[V], WhyNoModel);
   }

@@ -68,7 +68,7 @@ TEST(TileTableLayout, EveryStructMatchesTheHeader) {
                  offsetof(iopoly_band_term, inner), offsetof(iopoly_band_term, inner_pitch),
                  offsetof(iopoly_band_term, run), offsetof(iopoly_band_term, bytes),
                  offsetof(iopoly_band_term, band), offsetof(iopoly_band_term, array),
-                 offsetof(iopoly_band_term, reserved)},
+                 offsetof(iopoly_band_term, flags)},
                 sizeof(iopoly_band_term));
   expectOffsets(DL, Ty.Table,
                 {offsetof(iopoly_tile_table, abi), offsetof(iopoly_tile_table, num_versions),
