@@ -77,12 +77,16 @@ def fmt(v, digits=2):
 
 def chosen(r):
     """What the runtime ran for dro modes: 'tiled' (some SCoP ran a tiled
-    version), 'original' (every SCoP its original order) or '-'."""
+    version: k data-tiled, m Polly's schedule tiled), 'original' (every SCoP
+    its original order) or '-'."""
     vs = (r or {}).get("versions") or []
     if not vs:
         return "-"
     tiled = sum(1 for v in vs if v["version"] + 1 < v["of"])
-    return f"tiled {tiled}/{len(vs)}" if tiled else "original"
+    polly = sum(1 for v in vs if str(v.get("kind", "")).startswith("polly"))
+    if not tiled:
+        return "original"
+    return f"tiled {tiled}/{len(vs)}" + (f" ({polly} Polly's)" if polly else "")
 
 
 def applied(e, mode):

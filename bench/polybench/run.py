@@ -22,7 +22,16 @@ from bench import common
 from bench.polybench import prepare
 
 MODES = ["lower", "clo", "dro-l", "dro-wp"]
-VERSION_LINE = re.compile(r"^iopoly: loops at (\S+): version (\d+) of (\d+) chosen", re.M)
+VERSION_LINE = re.compile(r"^iopoly: loops at (\S+): version (\d+) of (\d+) chosen(.*)$", re.M)
+
+
+def version_kind(version, of, rest):
+    """What the chosen version is, from IOPOLY_VERBOSE's list of every
+    version's estimate: 'original', 'polly tiles T' or 'data'."""
+    if version + 1 == of:
+        return "original"
+    m = re.search(r" %d: [^ ]+(?: \(tiles of (\d+)\))?" % version, rest)
+    return "polly tiles " + m.group(1) if m and m.group(1) else "data"
 # With --jobs > 1 the kernels of one size share their utility objects: built
 # once, under this lock.
 UTIL_LOCK = threading.Lock()
@@ -142,7 +151,8 @@ class Kernel:
                                trace=trace, extra_env={"IOPOLY_VERBOSE": "1", "IOPOLY_THRASH": "0"})
         out = {k: v for k, v in r.items() if k not in ("stdout", "stderr", "datadir", "trace")}
         # The versions the runtime chose for restructured loops.
-        out["versions"] = [{"where": m.group(1), "version": int(m.group(2)), "of": int(m.group(3))}
+        out["versions"] = [{"where": m.group(1), "version": int(m.group(2)), "of": int(m.group(3)),
+                            "kind": version_kind(int(m.group(2)), int(m.group(3)), m.group(4))}
                            for m in VERSION_LINE.finditer(r.get("stderr", ""))]
         if r["status"] == "ok":
             with open(ref_dump, "rb") as f:
