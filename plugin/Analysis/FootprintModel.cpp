@@ -14,6 +14,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include "isl/aff.h"
+#include "isl/ilp.h"
 #include "isl/map.h"
 #include "isl/options.h"
 #include "isl/ctx.h"
@@ -34,8 +35,6 @@ namespace iopoly {
 
 namespace {
 
-/// A point of \p Dom away from its edges where there is one (so that
-/// differences to its neighbours are those of whole tiles).
 /// Points of \p Dom spread over its own box, the middle first (cheap
 /// membership tests, not the set intersected with its shifted copies), and
 /// its lexicographically last point: where the tiles of a pattern are
@@ -69,8 +68,6 @@ std::vector<isl::point> samplePoints(const isl::set &Dom, unsigned Dims) {
   return Out;
 }
 
-
-
 /// Coordinates of \p P.
 std::vector<long> coordinates(const isl::point &P, unsigned Dims) {
   std::vector<long> C(Dims);
@@ -78,7 +75,6 @@ std::vector<long> coordinates(const isl::point &P, unsigned Dims) {
     C[D] = P.get_coordinate_val(isl::dim::set, static_cast<int>(D)).get_num_si();
   return C;
 }
-
 
 /// Fills the run structure of \p T from the subscript extents of one tile.
 void runsOf(const DiskArray &A, const std::vector<uint64_t> &Ext, ModelTerm &T) {
