@@ -6,6 +6,11 @@
 // The restructured product must run: far fewer fetches than the original
 // order, and the same results.
 //
+// UBSan's pointer-overflow checks (the sanitizer builds compile programs
+// with -fsanitize=undefined) are calls Polly cannot model: the loops stay
+// in their order there, correct but not restructured.
+// UNSUPPORTED: sanitize
+//
 // RUN: rm -rf %t.data && mkdir -p %t.data
 // RUN: %iopoly_clang -O2 -fplugin-arg-iopoly-mode=off %s -o %t.off
 // RUN: %iopoly_clang -O2 -fplugin-arg-iopoly-mode=lower %s -o %t.lower
