@@ -54,6 +54,7 @@ uint32_t chooseTileVersion(const iopoly_tile_table &T, uint64_t Stripe, uint64_t
       E.Fetches = R.Fetches;
       E.Cost = R.Cost;
       E.Fits = R.Fits;
+      E.Outside = R.Outside;
     } else if (!isBandVersion(T, V)) {
       E.Cost = E.Fetches = iopoly_tile_cost(&T, V, Stripe, Frames, &E.Need);
       E.Fits = E.Need * 4 <= Frames * 3;
@@ -63,10 +64,11 @@ uint32_t chooseTileVersion(const iopoly_tile_table &T, uint64_t Stripe, uint64_t
     // The cheapest version whose tiles fit (the replay cannot see how a
     // tile that does not fit thrashes); the original order unless a version
     // saves more than 2% of its cost (the model is not exact; the original
-    // order is the program as written).
+    // order is the program as written); none whose model is off the arrays.
     double BestCost = Est[Orig].Cost;
     for (uint32_t V = 0; V < Orig; ++V)
-      if (Est[V].Fits && Est[V].Cost < BestCost && Est[V].Cost < 0.98 * Est[Orig].Cost) {
+      if (Est[V].Fits && Est[V].Outside <= MaxModelOutside && Est[V].Cost < BestCost &&
+          Est[V].Cost < 0.98 * Est[Orig].Cost) {
         Best = V;
         BestCost = Est[V].Cost;
       }

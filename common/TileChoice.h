@@ -28,11 +28,18 @@
 namespace iopoly {
 
 /// What the rule found for one version.
+/// A version whose replayed model places more than this share of its bytes
+/// outside the arrays is not chosen: such a model does not describe its
+/// loops (tiles that are not a box moving by fixed steps, as a skewed
+/// schedule's are), so its estimate is not trusted either.
+constexpr double MaxModelOutside = 0.5;
+
 struct VersionEstimate {
   uint64_t Need = 0;   ///< stripes its largest tile keeps in the buffer
   double Fetches = 0;  ///< estimated stripe fetches
   double Cost = 0;     ///< what the choice compares: their cost (replayed) or the fetches (formula)
   bool Fits = false;   ///< may run: its tiles fit 3/4 of the buffer
+  double Outside = 0;  ///< share of its replayed bytes outside the arrays
 };
 
 /// The version to run with stripes of \p Stripe bytes and a buffer of

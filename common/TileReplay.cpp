@@ -142,8 +142,13 @@ uint64_t tileStripes(const iopoly_band_term *Terms, uint32_t First, uint32_t Las
   return N;
 }
 
+/// Bytes a replay placed, and those of them that fell outside their array.
+struct Placed {
+  double All = 0, Outside = 0;
+};
+
 void touchTile(Lru &L, const iopoly_band_term *Terms, uint32_t First, uint32_t Last, const uint64_t *Coord,
-               uint32_t Dims, uint64_t Stripe) {
+               uint32_t Dims, uint64_t Stripe, Placed &P) {
   // The order of accesses inside a tile is not known: what a tile only
   // writes (an initialisation fused with its use) is taken to come first.
   for (int WriteOnly = 1; WriteOnly >= 0; --WriteOnly)
@@ -161,10 +166,12 @@ void touchTile(Lru &L, const iopoly_band_term *Terms, uint32_t First, uint32_t L
         for (uint64_t I = 0; I < T.inner; ++I) {
           int64_t Lo = Start + static_cast<int64_t>(O * T.outer_pitch + I * T.inner_pitch);
           int64_t Hi = Lo + static_cast<int64_t>(T.run) - 1;
+          P.All += static_cast<double>(T.run);
           if (Lo < 0)
             Lo = 0;
           if (T.bytes && Hi >= static_cast<int64_t>(T.bytes))
             Hi = static_cast<int64_t>(T.bytes) - 1;
+          P.Outside += static_cast<double>(T.run) - static_cast<double>(std::max<int64_t>(0, Hi - Lo + 1));
           if (Lo > Hi)
             continue;
           for (uint64_t S = static_cast<uint64_t>(Lo) / Stripe; S <= static_cast<uint64_t>(Hi) / Stripe; ++S)
@@ -181,7 +188,7 @@ struct BandSpan {
 /// Replays one band (a nest at one depth) into \p L; adds its (scaled)
 /// fetches and their cost to \p R.
 void replayBand(Lru &L, const iopoly_tile_table &T, const BandSpan &S, uint64_t Stripe, uint64_t Budget,
-                ModelReplay &R) {
+                ModelReplay &R, Placed &P) {
   bool &Sampled = R.Sampled;
   const iopoly_band &B = T.bands[S.Band];
   uint32_t Dims = std::min<uint32_t>(B.dims, IOPOLY_BAND_MAX_DIMS);
@@ -209,7 +216,7 @@ void replayBand(Lru &L, const iopoly_tile_table &T, const BandSpan &S, uint64_t 
   double Spent = L.Spent;
   uint64_t Coord[IOPOLY_BAND_MAX_DIMS] = {0, 0, 0, 0, 0, 0, 0, 0};
   for (;;) {
-    touchTile(L, T.band_terms, S.First, S.Last, Coord, Dims, Stripe);
+    touchTile(L, T.band_terms, S.First, S.Last, Coord, Dims, Stripe, P);
     // Next tile, lexicographically.
     uint32_t D = Dims;
     while (D > 0 && ++Coord[D - 1] == Limit[D - 1])
@@ -231,6 +238,7 @@ ModelReplay replayModel(const iopoly_tile_table &T, uint32_t V, uint64_t Stripe,
   const iopoly_tile_version &Ver = T.versions[V];
   uint64_t Room = Frames * 3 / 4;
   Lru L(Frames, Cost);
+  Placed P;
   uint32_t End = Ver.model_first + Ver.model_count;
   uint32_t K = Ver.model_first;
   while (K < End) {
@@ -260,8 +268,9 @@ ModelReplay replayModel(const iopoly_tile_table &T, uint32_t V, uint64_t Stripe,
     }
     R.Fits &= Found;
     R.Need = std::max(R.Need, Need);
-    replayBand(L, T, *Pick, Stripe, Budget, R);
+    replayBand(L, T, *Pick, Stripe, Budget, R, P);
   }
+  R.Outside = P.All > 0 ? P.Outside / P.All : 0;
   return R;
 }
 

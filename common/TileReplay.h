@@ -45,6 +45,7 @@ struct ModelReplay {
   uint64_t Need = 0;     ///< stripes the largest tile replayed touches (bound)
   bool Fits = true;      ///< every nest has a depth whose tiles fit 3/4 of the buffer
   bool Sampled = false;  ///< part of a nest was replayed and scaled
+  double Outside = 0;    ///< share of the replayed bytes that fell outside their array
 };
 
 /// Whether version \p V of \p T has a footprint model.

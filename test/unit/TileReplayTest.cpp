@@ -226,4 +226,45 @@ TEST(TileChoice, WithoutAModelOfEveryVersionBandVersionsAreNotCandidates) {
   EXPECT_EQ(chooseTileVersion(Tab, S, 16), 1u);
 }
 
+TEST(TileReplay, BytesPlacedOutsideTheArrayAreCounted) {
+  Table T;
+  T.version();
+  T.band(0, {});
+  T.term(0, 0, {}, 1, 100 * S, 0, 100 * S);
+  T.band(0, {100});
+  // Each tile one stripe, stepping backwards from the start: only the
+  // first lands in the array.
+  T.term(0, 0, {-static_cast<int64_t>(S)}, 1, S, 0, 100 * S);
+  iopoly_tile_table Tab = T.table();
+  ModelReplay R = replayModel(Tab, 0, S, 16);
+  EXPECT_DOUBLE_EQ(R.Outside, 0.99);
+  EXPECT_DOUBLE_EQ(replayModel(Tab, 0, S, 200).Outside, 0); // depth 0: the whole array
+}
+
+TEST(TileChoice, AVersionWhoseModelIsOffTheArraysIsNotChosen) {
+  Table T;
+  // Version 0: tiles stepping off the array (as a skewed schedule's tiles
+  // do under a box model): almost nothing fetched, not to be believed.
+  T.version(8, IOPOLY_VERSION_BANDS);
+  T.band(0, {});
+  T.term(0, 0, {}, 1, 100 * S, 0, 100 * S, true, true);
+  T.band(0, {100});
+  T.term(0, 0, {-static_cast<int64_t>(S)}, 1, S, 0, 100 * S, true, true);
+  // Version 1 (the original order): two read sweeps.
+  T.version();
+  T.band(0, {});
+  T.term(0, 0, {}, 1, 100 * S, 0, 100 * S, true, true);
+  T.band(0, {100});
+  T.term(0, 0, {static_cast<int64_t>(S)}, 1, S, 0, 100 * S, true, true);
+  T.band(1, {});
+  T.term(0, 0, {}, 1, 100 * S, 0, 100 * S, false, true);
+  T.band(1, {100});
+  T.term(0, 0, {static_cast<int64_t>(S)}, 1, S, 0, 100 * S, false, true);
+  iopoly_tile_table Tab = T.table();
+  std::vector<VersionEstimate> E;
+  EXPECT_EQ(chooseTileVersion(Tab, S, 16, &E), 1u);
+  EXPECT_LT(E[0].Cost, E[1].Cost);
+  EXPECT_GT(E[0].Outside, MaxModelOutside);
+}
+
 } // namespace
