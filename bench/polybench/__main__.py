@@ -3,12 +3,29 @@
 bench/README.md. scripts/bench-polybench.sh is the entry point that also
 builds the tree."""
 import argparse
+import json
 import os
 import sys
 import tempfile
 
 from bench import common
 from bench.polybench import prepare, report, run
+
+
+def rerun_options(argv, polybench):
+    """The options that say what ran: without the PolyBench directory, the
+    build and scratch directories (this machine's) or --resume (how)."""
+    out, skip = [], False
+    for a in argv:
+        if skip:
+            skip = False
+        elif a in ("--build", "--workdir"):
+            skip = True
+        elif a == polybench or a == "--resume" or a.startswith(("--build=", "--workdir=")):
+            continue
+        else:
+            out.append(a)
+    return out
 
 
 def main(argv=None):
@@ -52,7 +69,7 @@ def main(argv=None):
     else:
         args.kernels = list(prepare.KERNELS)
     if args.render_only:
-        report.render_from(args.out, argv if argv is not None else sys.argv[1:])
+        report.render_from(args.out)
         return 0
     if not args.polybench:
         ap.error("the PolyBench/C directory is required")
@@ -64,7 +81,9 @@ def main(argv=None):
     common.log(f"PolyBench: {len(args.kernels)} kernels x {', '.join(args.sizes)} x stripes {', '.join(args.stripes)} x "
                f"buffers {', '.join(args.buffers)} x modes {', '.join(args.modes)}; work in {args.workdir}")
     raw = run.run_all(cfg, args.resume)
-    raw["argv"] = argv if argv is not None else sys.argv[1:]
+    raw["argv"] = rerun_options(argv if argv is not None else sys.argv[1:], args.polybench)
+    with open(os.path.join(args.out, "raw", "polybench.json"), "w") as f:
+        json.dump(raw, f, indent=1)
     report.render(raw, args.out)
     if own_work:
         import shutil
