@@ -40,8 +40,9 @@ constexpr int MaxConstantTerm = 20;
 constexpr int MaxCoefficient = 20;
 constexpr long ScheduleComputeOut = 300000;
 
-/// Tiles the outermost band of every top-level part of the tree under \p N
-/// with \p T iterations per tile; records each part's tile coordinates.
+/// Tiles the outermost tileable band (two or more permutable members) of
+/// every part of the tree under \p N with \p T iterations per tile, below
+/// bands that are not tileable (lu's sequential outer loop) as Polly does.
 /// Returns the node at the position of \p N.
 isl::schedule_node tileParts(isl::schedule_node N, unsigned T, unsigned &Tiled) {
   if (N.isa<isl::schedule_node_sequence>() || N.isa<isl::schedule_node_set>()) {
@@ -57,7 +58,7 @@ isl::schedule_node tileParts(isl::schedule_node N, unsigned T, unsigned &Tiled) 
   isl::schedule_node_band B = N.as<isl::schedule_node_band>();
   unsigned M = unsignedFromIslSize(B.n_member());
   if (M < 2 || !B.permutable().is_true())
-    return N;
+    return N.has_children() ? tileParts(N.child(0), T, Tiled).parent() : N;
   isl_multi_val *Sizes = isl_multi_val_zero(isl_schedule_node_band_get_space(B.get()));
   for (unsigned D = 0; D < M; ++D)
     Sizes = isl_multi_val_set_val(Sizes, static_cast<int>(D), isl_val_int_from_ui(N.ctx().get(), T));
