@@ -4,10 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "KnowacStats.h"
+#include "core/OutputFile.h"
 
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <sys/stat.h>
@@ -78,8 +77,10 @@ std::string writeStats(const std::string &Path, const nlohmann::ordered_json &Kn
     std::fputs(S.c_str(), stderr);
     return "";
   }
+  // Merged only into a regular file (a FIFO or a device is written in
+  // place and never read back).
   struct stat St;
-  if (::stat(Path.c_str(), &St) == 0 &&
+  if (::stat(Path.c_str(), &St) == 0 && S_ISREG(St.st_mode) &&
       int64_t(St.st_mtim.tv_sec) * 1000000000 + St.st_mtim.tv_nsec >= ProcessStartNs) {
     std::ifstream In(Path);
     std::stringstream SS;
@@ -89,19 +90,8 @@ std::string writeStats(const std::string &Path, const nlohmann::ordered_json &Kn
       Obj = std::move(Old);
   }
   Obj["knowac"] = Knowac;
-  std::string Text = Obj.dump() + "\n";
-  std::string Tmp = Path + ".knowac.tmp";
-  std::FILE *F = std::fopen(Tmp.c_str(), "w");
-  if (!F)
-    return "cannot write statistics to '" + Path + "': " + std::strerror(errno);
-  bool Ok = std::fwrite(Text.data(), 1, Text.size(), F) == Text.size();
-  Ok = (std::fclose(F) == 0) && Ok;
-  if (!Ok || std::rename(Tmp.c_str(), Path.c_str()) != 0) {
-    int E = errno;
-    std::remove(Tmp.c_str());
-    return "cannot write statistics to '" + Path + "': " + std::strerror(E);
-  }
-  return "";
+  Status S = writeWholeFile(Path, Obj.dump() + "\n", "statistics");
+  return S ? S.message() : "";
 }
 
 } // namespace knowac

@@ -72,7 +72,8 @@ nlohmann::ordered_json statsJson(const Counters &K, const StatsContext &C);
 /// Writes {"knowac": ...} to \p Path ('-' = stderr). If the file was
 /// written after \p ProcessStartNs (wall clock) and holds a JSON object
 /// (the runtime's statistics of this process), the member is added to it.
-/// Returns "" or an error message naming the file.
+/// Written by the rules of core/OutputFile.h (links followed, replaced
+/// atomically). Returns "" or an error message naming the file.
 std::string writeStats(const std::string &Path, const nlohmann::ordered_json &Knowac, int64_t ProcessStartNs);
 
 } // namespace knowac

@@ -7,20 +7,18 @@
 // sites and counters (__iopoly_layout_profile, include/iopoly/abi.h); at
 // exit the counts go to IOPOLY_LAYOUT_PROFILE in the text format that
 // -fplugin-arg-iopoly-layout=profile reads (plugin/Support/LayoutProfile.h).
-// The file is written beside its final name and renamed when complete, so
-// that a crash never leaves half a profile.
+// The file is written through OutputFile (core/OutputFile.h), so that a
+// crash never leaves half a profile and a symbolic link stays one.
 //
 //===----------------------------------------------------------------------===//
 #include "core/Config.h"
+#include "core/OutputFile.h"
 #include "iopoly/abi.h"
 
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <mutex>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 namespace iopoly {
@@ -29,33 +27,17 @@ namespace {
 std::mutex TablesMu;
 std::vector<const iopoly_layout_sites *> Tables;
 
-/// Writes every registered table's counts to \p Path; "" or why not.
-std::string writeCounts(const std::string &Path) {
-  std::string Tmp = Path + ".tmp." + std::to_string(::getpid());
-  FILE *F = std::fopen(Tmp.c_str(), "w");
-  if (!F)
-    return "cannot create '" + Tmp + "': " + std::strerror(errno);
-  std::fprintf(F, "%s\n# unit array function site kind count where\n", IOPOLY_LAYOUT_PROFILE_HEADER);
+/// Writes every registered table's counts to \p Path (OutputFile rules).
+Status writeCounts(const std::string &Path) {
+  std::string Text = std::string(IOPOLY_LAYOUT_PROFILE_HEADER) + "\n# unit array function site kind count where\n";
   for (const iopoly_layout_sites *T : Tables)
     for (uint32_t K = 0; K < T->num_sites; ++K) {
       const iopoly_layout_site &S = T->sites[K];
       unsigned long long N = __atomic_load_n(&T->counts[K], __ATOMIC_RELAXED);
-      std::fprintf(F, "%s %s %s %u %s %llu %s\n", T->unit, S.array, S.function, S.site, S.store ? "store" : "load", N,
-                   S.where);
+      Text += format("%s %s %s %u %s %llu %s\n", T->unit, S.array, S.function, S.site, S.store ? "store" : "load", N,
+                     S.where);
     }
-  bool Ok = std::fflush(F) == 0 && ::fsync(::fileno(F)) == 0;
-  int Err = errno;
-  Ok = (std::fclose(F) == 0) && Ok;
-  if (!Ok) {
-    std::remove(Tmp.c_str());
-    return "cannot write '" + Tmp + "': " + std::strerror(Err ? Err : errno);
-  }
-  if (std::rename(Tmp.c_str(), Path.c_str()) != 0) {
-    Err = errno;
-    std::remove(Tmp.c_str());
-    return "cannot rename '" + Tmp + "' to '" + Path + "': " + std::strerror(Err);
-  }
-  return "";
+  return writeWholeFile(Path, Text, "the layout profile");
 }
 
 void writeAtExit() {
@@ -72,9 +54,8 @@ void writeAtExit() {
     return;
   }
   std::string Path = expandPathTemplate(C->LayoutProfilePath);
-  std::string E = writeCounts(Path);
-  if (!E.empty())
-    std::fprintf(stderr, "iopoly: error: IOPOLY_LAYOUT_PROFILE: %s\n", E.c_str());
+  if (Status S = writeCounts(Path))
+    std::fprintf(stderr, "iopoly: error: IOPOLY_LAYOUT_PROFILE: %s\n", S.message().c_str());
 }
 
 } // namespace

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include <iterator>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace iopoly::prof;
@@ -102,4 +103,40 @@ TEST(Journal, TornTailAndTruncation) {
   put(J, "not a journal at all, just text of some length....");
   EXPECT_EQ(readJournal(J, S).code(), Errc::Format);
   EXPECT_EQ(readJournal(D.Path + "/none", S).code(), Errc::NotFound);
+}
+
+TEST(Journal, CompactionKeepsASymlinkAndAppendsGoToItsTarget) {
+  TempDir D;
+  std::string Shared = D.Path + "/shared", J = D.Path + "/s.journal", Real = D.Path + "/node/s.journal";
+  put(Shared, "xxxx");
+  ASSERT_EQ(0, ::mkdir((D.Path + "/node").c_str(), 0755));
+  ASSERT_EQ(0, ::symlink("node/s.journal", J.c_str()));
+  Journal W;
+  ASSERT_TRUE(W.open(J, Shared, 0, 2, 1).ok());
+  ASSERT_TRUE(W.beginRun(1).ok());
+  RangeMap Valid;
+  Valid[0].insert(0, 4);
+  Error E = W.compact(Valid, {}, false, stampOf(Shared));
+  ASSERT_TRUE(E.ok()) << E.message();
+  struct stat St;
+  ASSERT_EQ(0, ::lstat(J.c_str(), &St));
+  EXPECT_TRUE(S_ISLNK(St.st_mode)) << "the link was replaced";
+  JournalState S;
+  ASSERT_TRUE(readJournal(Real, S).ok());
+  EXPECT_EQ(S.End, RunEnd::Clean);
+  ASSERT_TRUE(W.beginRun(2).ok());
+  ASSERT_TRUE(readJournal(Real, S).ok());
+  EXPECT_EQ(S.End, RunEnd::Crashed) << "the append after the compaction missed the new file";
+}
+
+TEST(Journal, CompactionOntoADirectoryFailsWithTheReason) {
+  TempDir D;
+  std::string J = D.Path + "/s.journal";
+  Journal W;
+  ASSERT_TRUE(W.open(J, "/x", 0, 1, 1).ok());
+  ASSERT_EQ(0, ::unlink(J.c_str()));
+  ASSERT_EQ(0, ::mkdir(J.c_str(), 0755));
+  Error E = W.compact({}, {}, false, FileStamp());
+  EXPECT_EQ(E.code(), Errc::Io);
+  EXPECT_EQ(E.message(), "cannot write the journal to '" + J + "': it is a directory");
 }

@@ -7,8 +7,12 @@
 #include "partition/Plan.h"
 #include "partition/Report.h"
 
+#include <algorithm>
+#include <dirent.h>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace iopoly::prof;
 using namespace iopoly::prof::test;
@@ -28,6 +32,18 @@ Plan sample() {
 Error parse(const std::string &Text) {
   Plan P;
   return parsePlan(Text, "t.json", P);
+}
+
+std::vector<std::string> entries(const std::string &Dir) {
+  std::vector<std::string> Out;
+  if (DIR *H = ::opendir(Dir.c_str())) {
+    while (struct dirent *E = ::readdir(H))
+      if (std::string(E->d_name) != "." && std::string(E->d_name) != "..")
+        Out.push_back(E->d_name);
+    ::closedir(H);
+  }
+  std::sort(Out.begin(), Out.end());
+  return Out;
 }
 } // namespace
 
@@ -104,4 +120,31 @@ TEST(PlanJson, BadPlansAreRefusedWithTheReason) {
             std::string::npos);
   Plan Missing;
   EXPECT_EQ(readPlan("/nonexistent/plan.json", Missing).code(), Errc::NotFound);
+}
+
+TEST(PlanJson, ASymlinkIsFollowedAndKept) {
+  TempDir D;
+  ASSERT_EQ(0, ::mkdir((D.Path + "/elsewhere").c_str(), 0755));
+  ASSERT_EQ(0, ::symlink("elsewhere/real.json", (D.Path + "/plan.json").c_str()));
+  ASSERT_TRUE(writePlan(sample(), D.Path + "/plan.json").ok());
+  struct stat St;
+  ASSERT_EQ(0, ::lstat((D.Path + "/plan.json").c_str(), &St));
+  EXPECT_TRUE(S_ISLNK(St.st_mode)) << "the link was replaced";
+  Plan Q;
+  Error E = readPlan(D.Path + "/elsewhere/real.json", Q);
+  ASSERT_TRUE(E.ok()) << E.message();
+  EXPECT_EQ(Q.Files.size(), 2u);
+  EXPECT_EQ(std::vector<std::string>({"elsewhere", "plan.json"}), entries(D.Path)) << "nothing left beside";
+  EXPECT_EQ(std::vector<std::string>({"real.json"}), entries(D.Path + "/elsewhere"));
+}
+
+TEST(PlanJson, ADirectoryIsRefusedWithTheReason) {
+  TempDir D;
+  std::string Path = D.Path + "/plan.json";
+  ASSERT_EQ(0, ::mkdir(Path.c_str(), 0755));
+  Error E = writePlan(sample(), Path);
+  EXPECT_EQ(E.code(), Errc::Io);
+  EXPECT_EQ(E.message(), "cannot write the plan to '" + Path + "': it is a directory");
+  EXPECT_EQ(std::vector<std::string>({"plan.json"}), entries(D.Path));
+  EXPECT_TRUE(entries(Path).empty());
 }

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "apply/Journal.h"
+#include "core/OutputFile.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -256,10 +257,6 @@ Error Journal::sync() {
 }
 
 Error Journal::compact(const RangeMap &Valid, const RangeMap &Dirty, bool Deferred, const FileStamp &St) {
-  std::string Tmp = Path + ".tmp";
-  int T = static_cast<int>(syscall(SYS_openat, AT_FDCWD, Tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-  if (T < 0)
-    return Error(Errc::Io, strf("cannot write the journal '%s': %s", Tmp.c_str(), std::strerror(errno)));
   std::string All;
   auto Put = [&](uint8_t Kind, uint64_t A, uint64_t B, uint64_t C, uint64_t D, const std::string &Extra) {
     JRec R{};
@@ -282,19 +279,18 @@ Error Journal::compact(const RangeMap &Valid, const RangeMap &Dirty, bool Deferr
       for (const Range &X : S.ranges())
         Put(JDirty, X.Lo, X.size(), static_cast<uint64_t>(static_cast<int64_t>(X.Lo) + D), 0, "");
   Put(Deferred ? JDefer : JClean, St.Size, St.MtimeNs, St.Ino, St.Dev, "");
-  Error E = writeFull(T, All.data(), All.size(), Tmp);
-  if (!E && fsync(T) != 0)
-    E = Error(Errc::Io, strf("journal '%s': fsync failed: %s", Tmp.c_str(), std::strerror(errno)));
-  ::close(T);
-  if (E)
-    return E;
-  if (std::rename(Tmp.c_str(), Path.c_str()) != 0)
-    return Error(Errc::Io, strf("cannot rename '%s': %s", Tmp.c_str(), std::strerror(errno)));
+  // A temporary beside the journal's target, fsynced, renamed over it, the
+  // directory fsynced: a crash leaves the old journal or the new one. A
+  // symbolic link stays one (appends went through it too).
+  if (iopoly::Status S = iopoly::writeWholeFile(Path, All, "the journal"))
+    return Error(Errc::Io, S.message());
   // Keep appending to the new file.
   std::lock_guard<std::mutex> G(Mu);
   if (Fd >= 0)
     ::close(Fd);
   Fd = static_cast<int>(syscall(SYS_openat, AT_FDCWD, Path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC, 0644));
+  if (Fd < 0)
+    return Error(Errc::Io, strf("cannot reopen the journal '%s': %s", Path.c_str(), std::strerror(errno)));
   return Error();
 }
 

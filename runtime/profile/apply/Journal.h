@@ -12,7 +12,7 @@
 // run crashed). A record is 48 bytes with a CRC; a torn last record is
 // ignored. `iopoly-partition recover` and `gather` replay DIRTY ranges
 // into the shared file; at close the layer rewrites the journal compactly
-// (write a temporary, fsync, rename).
+// (core/OutputFile: a temporary, fsync, rename, fsync of the directory).
 //
 //===----------------------------------------------------------------------===//
 #ifndef IOPOLY_PROFILE_APPLY_JOURNAL_H

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "partition/Plan.h"
+#include "core/OutputFile.h"
 #include "partition/Report.h"
 
 #include <nlohmann/json.hpp>
@@ -336,17 +337,9 @@ Error writePlan(const Plan &P, const std::string &Path) {
   json Root = {{"format", "iopoly-partition-plan"}, {"version", kPlanVersion}, {"scaling", P.Scaling},
                {"profiles", Profiles}, {"files", Files}};
   Root["report"] = json::parse(reportJson(P));
-  std::string Tmp = Path + ".tmp";
-  {
-    std::ofstream Out(Tmp);
-    if (!Out)
-      return Error(Errc::Io, strf("cannot write the plan '%s': %s", Tmp.c_str(), std::strerror(errno)));
-    Out << Root.dump(1) << '\n';
-    if (!Out.flush())
-      return Error(Errc::Io, strf("cannot write the plan '%s' (disk full?)", Tmp.c_str()));
-  }
-  if (std::rename(Tmp.c_str(), Path.c_str()) != 0)
-    return Error(Errc::Io, strf("cannot rename '%s' to '%s': %s", Tmp.c_str(), Path.c_str(), std::strerror(errno)));
+  // Replaced atomically, a symbolic link followed (core/OutputFile.h).
+  if (iopoly::Status S = iopoly::writeWholeFile(Path, Root.dump(1) + "\n", "the plan"))
+    return Error(Errc::Io, S.message());
   return Error();
 }
 

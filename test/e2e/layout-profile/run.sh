@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # run.sh OPT: the profile-based layout choice end to end (paper 1, sec. 4).
 # 1. kprofile.c built with -fplugin-arg-iopoly-layout=instrument runs with
-#    IOPOLY_LAYOUT_PROFILE=FILE and writes its access counts;
+#    IOPOLY_LAYOUT_PROFILE=FILE and writes its access counts (through a
+#    symbolic link too; a directory is refused);
 # 2. rebuilt with layout=profile and that FILE in each mode of $MODES: the
 #    remark must say W is stored column-major from the profile's counts,
 #    the output must be byte-identical to the mode=off build's, and W's
@@ -33,6 +34,16 @@ cmp "$work/ref.out" "$work/instrumented.out" || fail "the instrumented build's o
 head -1 "$work/profile.txt" | grep -qx 'iopoly-layout-profile 1' || fail "no profile written"
 # Every W site ran: the column walk's read 3 x 96 x 80 times.
 grep -q ' W main [0-9]* load 23040 ' "$work/profile.txt" || { cat "$work/profile.txt" >&2; fail "W's column reads are not counted 23040 times"; }
+# Written by the runtime's OutputFile: a symbolic link is followed and
+# kept, a directory is refused with a message.
+mkdir -p "$work/elsewhere" "$work/adir"
+ln -s elsewhere/real.txt "$work/link.txt"
+run linked IOPOLY_LAYOUT_PROFILE="$work/link.txt" "$work/instrumented" 3 1
+[ -L "$work/link.txt" ] || fail "writing the profile replaced the symbolic link"
+cmp "$work/profile.txt" "$work/elsewhere/real.txt" || fail "the profile written through a link differs"
+run adir IOPOLY_LAYOUT_PROFILE="$work/adir" "$work/instrumented" 3 1 2> "$work/adir.err"
+grep -qF "IOPOLY_LAYOUT_PROFILE: cannot write the layout profile to '$work/adir': it is a directory" "$work/adir.err" ||
+    { cat "$work/adir.err" >&2; fail "a directory as IOPOLY_LAYOUT_PROFILE is not refused with the reason"; }
 
 "$IOPOLY_BIN/iopoly-clang" $opt -fplugin-arg-iopoly-mode=lower "${common[@]}" -Rpass=iopoly "$src" -o "$work/static" \
     2> "$work/static.remarks"
