@@ -10,6 +10,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "mpi/Topology.h"
+// By path: this file is also compiled into the plugin (IOPolyMapping), whose
+// include path does not have common/.
+#include "../../common/Sizes.h"
 
 #include <nlohmann/json.hpp>
 
@@ -21,31 +24,6 @@
 namespace iopoly {
 
 using nlohmann::json;
-
-bool parseTopoSize(const std::string &Text, uint64_t &Out) {
-  size_t I = 0;
-  while (I < Text.size() && Text[I] >= '0' && Text[I] <= '9')
-    ++I;
-  if (I == 0 || I > 18)
-    return false;
-  uint64_t N = std::stoull(Text.substr(0, I));
-  std::string Suf = Text.substr(I);
-  unsigned Shift = 0;
-  if (Suf == "K" || Suf == "k" || Suf == "KiB")
-    Shift = 10;
-  else if (Suf == "M" || Suf == "m" || Suf == "MiB")
-    Shift = 20;
-  else if (Suf == "G" || Suf == "g" || Suf == "GiB")
-    Shift = 30;
-  else if (Suf == "T" || Suf == "t" || Suf == "TiB")
-    Shift = 40;
-  else if (!Suf.empty() && Suf != "B")
-    return false;
-  if (N == 0 || N > (~0ULL >> Shift))
-    return false;
-  Out = N << Shift;
-  return true;
-}
 
 namespace {
 
@@ -73,7 +51,7 @@ struct Reader {
       Out = J.get<uint64_t>();
       return true;
     }
-    if (J.is_string() && parseTopoSize(J.get<std::string>(), Out))
+    if (J.is_string() && parseByteSize(J.get<std::string>(), Out))
       return true;
     return fail(Where, "'" + J.dump() + "' is not a size (examples: 65536, \"64K\", \"2G\")");
   }

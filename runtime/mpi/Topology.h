@@ -73,9 +73,6 @@ std::string parseTopology(const std::string &Text, Topology &Out);
 /// Reads and parses \p Path; errors name the file.
 std::string loadTopology(const std::string &Path, Topology &Out);
 
-/// "64K", "2G", 65536 -> bytes; false on junk or zero.
-bool parseTopoSize(const std::string &Text, uint64_t &Out);
-
 } // namespace iopoly
 
 #endif

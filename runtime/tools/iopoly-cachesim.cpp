@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "mpi/CacheSim.h"
+#include "Sizes.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -41,8 +42,9 @@ int main(int argc, char **argv) {
       O.Recorded = true;
     else if (A.rfind("--stripe=", 0) == 0) {
       uint64_t S = 0;
-      if (!parseTopoSize(A.substr(9), S)) {
-        std::fprintf(stderr, "iopoly-cachesim: '%s' is not a size\n", A.c_str());
+      std::string Why;
+      if (!parseByteSize(A.substr(9), S, &Why)) {
+        std::fprintf(stderr, "iopoly-cachesim: --stripe: %s\n", Why.c_str());
         return 2;
       }
       O.Stripe = S;

@@ -13,12 +13,14 @@
 //   installed tool, or the source tree of this build).
 //   --min      the floor of the traced order: Belady's MIN over its stripe
 //              references (attaches) with a buffer of BUFFER (stripes, or
-//              bytes with a K/M/G suffix; then --stripe, default
-//              IOPOLY_STRIPE or 64K, converts), as one JSON object
+//              a size as IOPOLY_BUFFER takes it: 4M, 64KiB, 512B; then
+//              --stripe, default IOPOLY_STRIPE or 64K, converts), as one
+//              JSON object
 //
 //===----------------------------------------------------------------------===//
 #include "core/Trace.h"
 #include "tools/BeladyMin.h"
+#include "Sizes.h"
 
 #include <climits>
 #include <cerrno>
@@ -167,28 +169,21 @@ static int plot(int argc, char **argv) {
 static const char *Usage = "usage: iopoly-trace [--csv | --summary | --min BUFFER [--stripe SIZE]] FILE\n"
                             "       iopoly-trace plot FILE -o IMAGE [--title TEXT] [--bins N]\n";
 
-/// "123" (a count), or "64K"/"1M"/"2G"/"65536B" (bytes: \p IsBytes set).
+/// "123" (a count), or a byte size by the grammar of common/Sizes.h
+/// ("64K", "1MiB", "65536B": \p IsBytes set).
 static bool parseAmount(const char *Text, unsigned long long &Out, bool &IsBytes) {
-  char *End = nullptr;
-  errno = 0;
-  unsigned long long N = std::strtoull(Text, &End, 10);
-  if (End == Text || errno)
-    return false;
-  IsBytes = *End != 0;
-  unsigned Shift = 0;
-  switch (*End) {
-  case 0: break;
-  case 'K': case 'k': Shift = 10; ++End; break;
-  case 'M': case 'm': Shift = 20; ++End; break;
-  case 'G': case 'g': Shift = 30; ++End; break;
-  case 'B': case 'b': break;
-  default: return false;
+  std::string T = Text;
+  if (!T.empty() && T.find_first_not_of("0123456789") == std::string::npos) {
+    errno = 0;
+    Out = std::strtoull(Text, nullptr, 10);
+    IsBytes = false;
+    return errno == 0;
   }
-  if (*End == 'B' || *End == 'b')
-    ++End;
-  if (*End || (Shift && N > (~0ULL >> Shift)))
+  uint64_t Bytes = 0;
+  if (!iopoly::parseByteSize(T, Bytes))
     return false;
-  Out = N << Shift;
+  Out = Bytes;
+  IsBytes = true;
   return true;
 }
 

@@ -128,3 +128,23 @@ TEST_F(ApiStatsTrace, TraceIsReadableByIopolyTrace) {
   RunResult Bad = runTool(IOPOLY_TRACE_TOOL, {Dir + "/stdout.txt"});
   EXPECT_EQ(1, Bad.ExitCode) << "a file that is not a trace is refused: " << Bad;
 }
+
+TEST_F(ApiStatsTrace, MinTakesABufferInStripesOrAsASize) {
+  std::string Path = Dir + "/trace.bin";
+  RunResult R = run({"stats", "T"}, {{"IOPOLY_TRACE", Path}});
+  ASSERT_EQ(0, R.ExitCode) << R;
+  RunResult Count = runTool(IOPOLY_TRACE_TOOL, {"--min", "8", Path});
+  ASSERT_EQ(0, Count.ExitCode) << Count;
+  EXPECT_TRUE(contains(Count.Out, "{\"frames\": 8,")) << Count;
+  // Sizes by the grammar of IOPOLY_BUFFER (common/Sizes.h).
+  for (const char *Size : {"32K", "32KiB", "32kb", "32768B"}) {
+    RunResult Bytes = runTool(IOPOLY_TRACE_TOOL, {"--min", Size, "--stripe", "4KiB", Path});
+    EXPECT_EQ(0, Bytes.ExitCode) << Size << ": " << Bytes;
+    EXPECT_EQ(Count.Out, Bytes.Out) << Size;
+  }
+  for (const char *Bad : {"0K", "32X", "-8"}) {
+    RunResult Refused = runTool(IOPOLY_TRACE_TOOL, {"--min", Bad, Path});
+    EXPECT_EQ(2, Refused.ExitCode) << Bad << ": " << Refused;
+    EXPECT_TRUE(contains(Refused.Err, "invalid buffer")) << Refused;
+  }
+}

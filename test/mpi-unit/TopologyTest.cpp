@@ -42,6 +42,30 @@ TEST(Topology, ExplicitListsByNameOrIndex) {
   EXPECT_EQ(0, T.Disks[1].StorageNode);
 }
 
+TEST(Topology, SizesFollowTheGrammarOfEveryOtherSize) {
+  // common/Sizes.h, as IOPOLY_BUFFER and the plugin's stripe= read them.
+  auto Cache = [](const std::string &Size, uint64_t &Out) {
+    Topology T;
+    std::string E = parseTopology(R"({"uniform": {"clients": 2, "io_nodes": 1, "storage_nodes": 1, "io_cache": ")" +
+                                      Size + R"(", "storage_cache": "1M"}})",
+                                  T);
+    if (E.empty())
+      Out = T.IoNodes[0].CacheBytes;
+    return E;
+  };
+  const std::pair<const char *, uint64_t> Good[] = {
+      {"64K", 65536}, {"64k", 65536}, {"64KB", 65536}, {"64KiB", 65536}, {"2g", 2ull << 30}, {"512B", 512}};
+  for (const auto &[Text, Bytes] : Good) {
+    uint64_t Got = 0;
+    EXPECT_EQ("", Cache(Text, Got)) << Text;
+    EXPECT_EQ(Bytes, Got) << Text;
+  }
+  for (const char *Bad : {"0", "0K", "64X", "1.5M", "-1", ""}) {
+    uint64_t Got = 0;
+    EXPECT_NE(std::string::npos, Cache(Bad, Got).find("is not a size")) << Bad;
+  }
+}
+
 TEST(Topology, ErrorsNameTheField) {
   struct Case {
     const char *Text, *Want;

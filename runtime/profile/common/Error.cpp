@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Error.h"
+#include "Sizes.h"
 
-#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdarg>
@@ -40,31 +40,15 @@ std::string humanBytes(double B) {
 }
 
 Error parseBytes(const std::string &Text, uint64_t &Out, bool AllowZero) {
-  const char *S = Text.c_str();
-  char *End = nullptr;
-  errno = 0;
-  unsigned long long V = std::strtoull(S, &End, 10);
-  if (End == S || errno || Text[0] == '-')
-    return Error(Errc::BadInput, strf("'%s' is not a size (e.g. 4096, 64K, 1M)", Text.c_str()));
-  uint64_t Mul = 1;
-  switch (std::toupper(static_cast<unsigned char>(*End))) {
-  case 'K': Mul = 1ull << 10; ++End; break;
-  case 'M': Mul = 1ull << 20; ++End; break;
-  case 'G': Mul = 1ull << 30; ++End; break;
-  case 'T': Mul = 1ull << 40; ++End; break;
-  default: break;
+  // The grammar is the runtime's (common/Sizes.h), which refuses zero.
+  size_t B = Text.find_first_not_of(" \t"), E = Text.find_last_not_of(" \t");
+  if (AllowZero && B != std::string::npos && Text.substr(B, E - B + 1).find_first_not_of('0') == std::string::npos) {
+    Out = 0;
+    return Error();
   }
-  if (*End == 'i')
-    ++End;
-  if (*End == 'B' || *End == 'b')
-    ++End;
-  if (*End)
-    return Error(Errc::BadInput, strf("'%s' is not a size (e.g. 4096, 64K, 1M)", Text.c_str()));
-  if (V && Mul > UINT64_MAX / V)
-    return Error(Errc::BadInput, strf("size '%s' is too large", Text.c_str()));
-  if (!V && !AllowZero)
-    return Error(Errc::BadInput, strf("size '%s' must be positive", Text.c_str()));
-  Out = V * Mul;
+  std::string Why;
+  if (!iopoly::parseByteSize(Text, Out, &Why))
+    return Error(Errc::BadInput, Why);
   return Error();
 }
 

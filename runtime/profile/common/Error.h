@@ -47,8 +47,8 @@ std::string strf(const char *Fmt, ...) __attribute__((format(printf, 1, 2)));
 /// "1.5 MiB", "512 B": sizes for reports and messages.
 std::string humanBytes(double Bytes);
 
-/// Parses "64K", "1M", "3G", "4096" (powers of 1024; an optional trailing B
-/// or iB). Zero is accepted only when \p AllowZero.
+/// Parses a byte size by the grammar of common/Sizes.h ("4096", "64K",
+/// "64KiB", "1M"; powers of 1024). "0" is accepted only when \p AllowZero.
 Error parseBytes(const std::string &Text, uint64_t &Out, bool AllowZero = false);
 /// Parses "8ms", "80us", "1.5s", "250ns" into seconds.
 Error parseSeconds(const std::string &Text, double &Out);
