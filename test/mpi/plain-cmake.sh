@@ -18,8 +18,7 @@ fail() {
   exit 1
 }
 if ! command -v g++ >/dev/null 2>&1 && ! command -v c++ >/dev/null 2>&1; then
-  echo "skipped: no default C++ compiler (c++/g++) installed"
-  exit 77
+  exec "$PC_SRC/test/skip.sh" "no default C++ compiler (c++/g++) installed" # 77, or 1 with CI=true
 fi
 build=$PC_TMP/plain-cmake
 rm -rf "$build"
