@@ -9,6 +9,7 @@
 
 #include "iopoly.h"
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <sys/mman.h>
@@ -62,6 +63,57 @@ std::string arrayWords(const iopoly_array *A) {
   return format("disk-resident array '%s' (%zu bytes)", A->Name.c_str(), static_cast<size_t>(A->Geo.TotalBytes));
 }
 
+uintptr_t baseOf(const iopoly_array *A) { return reinterpret_cast<uintptr_t>(A->AllocBase); }
+uintptr_t endOf(const iopoly_array *A) { return baseOf(A) + A->Geo.TotalBytes; }
+
+/// Granules left free at the bottom of the arena: a large negative index
+/// into the lowest array stays in the arena, where it is reported, instead
+/// of reaching what the kernel maps just below it (buffer frames, thread
+/// stacks). Address space only: the arena is PROT_NONE and unreserved.
+size_t bottomMargin() { return Granules.size() / 64; }
+
+std::string pastEnd(const iopoly_array *A, uintptr_t P, size_t Len) {
+  size_t Off = P - baseOf(A);
+  return Len > 1 ? format("bytes %zu..%zu of %s: past its end", Off, Off + Len - 1, arrayWords(A).c_str())
+                 : format("byte %zu of %s: past its end", Off, arrayWords(A).c_str());
+}
+
+std::string beforeStart(const iopoly_array *A, uintptr_t P) {
+  size_t Before = baseOf(A) - P;
+  return format("%zu byte%s before the start of %s (a negative index)", Before, Before == 1 ? "" : "s",
+                arrayWords(A).c_str());
+}
+
+/// How far \p P, outside \p A's bytes, is from them.
+uint64_t distance(const iopoly_array *A, uintptr_t P) { return P < baseOf(A) ? baseOf(A) - P : P - endOf(A); }
+
+/// "past its end" or "before the start" of \p A, whichever \p P is.
+std::string relation(const iopoly_array *A, uintptr_t P, size_t Len) {
+  return P < baseOf(A) ? beforeStart(A, P) : pastEnd(A, P, Len);
+}
+
+/// For \p P outside every array's bytes: the arrays it may belong to, the
+/// nearest first, then any other within four times its distance (three at
+/// most). ArenaMu held; a scan of the granule table, for messages only.
+std::vector<iopoly_array *> suspects(uintptr_t P) {
+  std::vector<std::pair<uint64_t, iopoly_array *>> All;
+  iopoly_array *Last = nullptr;
+  for (size_t G = 0; G < Granules.size(); ++G) {
+    iopoly_array *A = iopoly_arena_table_[G].load(std::memory_order_acquire);
+    if (A && A != Last)
+      All.push_back({distance(A, P), A});
+    Last = A;
+  }
+  std::sort(All.begin(), All.end(), [](const auto &X, const auto &Y) {
+    return X.first != Y.first ? X.first < Y.first : baseOf(X.second) < baseOf(Y.second);
+  });
+  std::vector<iopoly_array *> Out;
+  for (const auto &[D, A] : All)
+    if (Out.size() < 3 && (Out.empty() || D / 4 <= All.front().first))
+      Out.push_back(A);
+  return Out;
+}
+
 } // namespace
 
 Status arenaInit() {
@@ -85,7 +137,7 @@ Status arenaReserve(iopoly_array *A, size_t Bytes, void *&Base) {
   // A guard granule, then the array; the topmost granule stays free so
   // that a walk past the end of the last array is still in the arena.
   size_t Need = granulesFor(Bytes + Color) + 1, Run = 0;
-  for (size_t I = 0; I + 1 < Granules.size(); ++I) {
+  for (size_t I = bottomMargin(); I + 1 < Granules.size(); ++I) {
     Run = Granules[I] == Use::Free ? Run + 1 : 0;
     if (Run < Need)
       continue;
@@ -131,55 +183,43 @@ iopoly_array *arenaLookup(const void *P) {
 
 iopoly_array *arenaResolve(uintptr_t P, size_t Len, size_t &Off, std::string &Why) {
   if (iopoly_array *A = arenaOwner(reinterpret_cast<void *>(P))) {
-    uintptr_t Base = reinterpret_cast<uintptr_t>(A->AllocBase);
-    if (P < Base) {
-      Why = format("%zu byte%s before the start of %s (a negative index)", static_cast<size_t>(Base - P),
-                   Base - P == 1 ? "" : "s", arrayWords(A).c_str());
+    uintptr_t Base = baseOf(A);
+    Off = P - Base;
+    if (P >= Base && Off + Len <= A->Geo.TotalBytes && Off + Len >= Off)
+      return A;
+    if (P >= Base && Off < A->Geo.TotalBytes) { // starts inside, ends outside
+      Why = format("bytes %zu..%zu of %s: past its end", Off, Off + Len - 1, arrayWords(A).c_str());
       return nullptr;
     }
-    Off = P - Base;
-    if (Off + Len <= A->Geo.TotalBytes && Off + Len >= Off)
-      return A;
-    Why = Len > 1 ? format("bytes %zu..%zu of %s: past its end", Off, Off + Len - 1, arrayWords(A).c_str())
-                  : format("byte %zu of %s: past its end", Off, arrayWords(A).c_str());
-    return nullptr;
   }
   std::lock_guard<std::mutex> G(ArenaMu);
-  size_t Gr = (P - iopoly_arena_base_) >> ArenaGranuleShift;
   if (P - iopoly_arena_base_ >= iopoly_arena_size_) {
     Why = format("address %p is not disk-resident memory", reinterpret_cast<void *>(P));
     return nullptr;
   }
-  iopoly_array *Below = Gr > 0 ? iopoly_arena_table_[Gr - 1].load() : nullptr;
-  iopoly_array *Above = Gr + 1 < Granules.size() ? iopoly_arena_table_[Gr + 1].load() : nullptr;
-  if (Granules[Gr] == Use::Guard && Above) {
-    uintptr_t Start = reinterpret_cast<uintptr_t>(Above->AllocBase);
-    size_t Before = Start - P;
-    if (Below) {
-      uintptr_t End = reinterpret_cast<uintptr_t>(Below->AllocBase) + Below->Geo.TotalBytes;
-      if (P - End < Before) {
-        Why = format("byte %zu of %s: past its end", static_cast<size_t>(P - End) + Below->Geo.TotalBytes,
-                     arrayWords(Below).c_str());
+  size_t Gr = (P - iopoly_arena_base_) >> ArenaGranuleShift;
+  if (Granules[Gr] == Use::Free)
+    for (const auto &KV : Freed)
+      if (Gr >= KV.first && Gr < KV.first + KV.second.first) {
+        Why = format("address %p was disk-resident array '%s', which has been freed (iopoly_free or free)",
+                     reinterpret_cast<void *>(P), KV.second.second.c_str());
         return nullptr;
       }
-    }
-    Why = format("%zu byte%s before the start of %s (a negative index)", Before, Before == 1 ? "" : "s",
-                 arrayWords(Above).c_str());
+  // The address alone does not say which array the access meant: the
+  // nearest is named, and others that are not over four times as far
+  // (A[-1] is not reported as far past the end of the array below it;
+  // A[huge] that lands near another array names both).
+  std::vector<iopoly_array *> S = suspects(P);
+  if (S.empty()) {
+    Why = format("address %p is in disk-resident address space that belongs to no array",
+                 reinterpret_cast<void *>(P));
     return nullptr;
   }
-  for (const auto &KV : Freed)
-    if (Gr >= KV.first && Gr < KV.first + KV.second.first) {
-      Why = format("address %p was disk-resident array '%s', which has been freed (iopoly_free or free)",
-                   reinterpret_cast<void *>(P), KV.second.second.c_str());
-      return nullptr;
-    }
-  if (Below) {
-    uintptr_t End = reinterpret_cast<uintptr_t>(Below->AllocBase) + Below->Geo.TotalBytes;
-    Why = format("byte %zu of %s: past its end", static_cast<size_t>(P - End) + Below->Geo.TotalBytes,
-                 arrayWords(Below).c_str());
-    return nullptr;
-  }
-  Why = format("address %p is in disk-resident address space that belongs to no array", reinterpret_cast<void *>(P));
+  Why = relation(S[0], P, Len);
+  for (size_t I = 1; I < S.size(); ++I)
+    Why += "; or " + relation(S[I], P, Len);
+  if (S.size() > 1)
+    Why += " (the address alone does not say which array was meant)";
   return nullptr;
 }
 

@@ -10,7 +10,12 @@
 //  - every array is preceded by a guard granule that belongs to no array,
 //    so that A[-1], or a walk past the end of the array below, lands in a
 //    guard and is reported naming the array instead of reaching another
-//    array's data (issue 9, out-of-bounds accesses);
+//    array's data (issue 9, out-of-bounds accesses). The bottom 1/64 of
+//    the arena and its top granule hold no array, so that indices far out
+//    of bounds of the lowest or highest array are reported too. An address
+//    alone does not say which array an access meant: reports name the
+//    nearest arrays. An index so far out that it lands inside another
+//    array's bytes cannot be told from an access to that array;
 //  - code built without the plugin touches the arena through page faults,
 //    which memory/FaultService serves from the stripe buffer.
 //
@@ -67,7 +72,8 @@ iopoly_array *arenaLookup(const void *P);
 /// The array whose bytes [P, P + Len) belong to, with the offset; null and
 /// a sentence for the user otherwise ("8 bytes before the start of
 /// disk-resident array 'A'", "bytes 4096..4103 of disk-resident array 'B',
-/// which has 4096 bytes: past its end", "... belongs to no array (freed?)").
+/// which has 4096 bytes: past its end", "... has been freed"; an address
+/// far from both of its neighbours names both).
 iopoly_array *arenaResolve(uintptr_t P, size_t Len, size_t &Off, std::string &Why);
 
 } // namespace iopoly

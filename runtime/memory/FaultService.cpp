@@ -79,6 +79,59 @@ void putNum(unsigned long long V) {
   put(Buf + I);
 }
 
+void putHex(uintptr_t V) {
+  char Buf[2 + 2 * sizeof V + 1];
+  int I = sizeof Buf - 1;
+  Buf[I] = '\0';
+  do {
+    Buf[--I] = "0123456789abcdef"[V & 15];
+    V >>= 4;
+  } while (V && I > 2);
+  Buf[--I] = 'x';
+  Buf[--I] = '0';
+  put(Buf + I);
+}
+
+/// A fault on an unmapped address outside the arena but within its size of
+/// it. Compiled code treats an address outside the arena as ordinary
+/// memory, so an index far out of bounds of a disk-resident array faults
+/// here, not in the arena: the message gives the address and the nearest
+/// array before the signal takes its course. Faults farther away (a null
+/// pointer) or on mapped memory (a stack's guard page, pages a garbage
+/// collector protects) are left alone.
+void noteNearArena(uintptr_t Addr) {
+  uintptr_t Lo = iopoly_arena_base_, Hi = Lo + iopoly_arena_size_;
+  bool Below = Addr < Lo;
+  if (Below ? Lo - Addr > iopoly_arena_size_ : Addr - Hi >= iopoly_arena_size_)
+    return;
+  size_t N = iopoly_arena_size_ >> ArenaGranuleShift;
+  iopoly_array *A = nullptr;
+  for (size_t K = 0; K < N && !A; ++K)
+    A = iopoly_arena_table_[Below ? K : N - 1 - K].load(std::memory_order_acquire);
+  put("iopoly: fatal: segmentation fault at address ");
+  putHex(Addr);
+  put(", outside disk-resident memory (");
+  putNum(Below ? Lo - Addr : Addr - Hi);
+  put(Below ? " bytes below it)" : " bytes past its end)");
+  if (A) { // the lowest array for an address below, the highest above
+    uintptr_t Base = reinterpret_cast<uintptr_t>(A->AllocBase);
+    put("; nearest array: ");
+    if (Below) {
+      putNum(Base - Addr);
+      put(" bytes before the start of disk-resident array '");
+    } else {
+      put("byte ");
+      putNum(Addr - Base);
+      put(" of disk-resident array '");
+    }
+    put(A->Name.c_str());
+    put("' (");
+    putNum(A->Geo.TotalBytes);
+    put(Below ? " bytes): a negative index out of bounds by far?" : " bytes): an index out of bounds by far?");
+  }
+  put("\n");
+}
+
 [[noreturn]] void dieInHandler(uintptr_t Addr, const char *Why) {
   iopoly_array *A = arenaOwner(reinterpret_cast<void *>(Addr));
   if (A) {
@@ -115,6 +168,8 @@ void chain(int Sig, siginfo_t *Info, void *Ctx) {
 void onSegv(int Sig, siginfo_t *Info, void *Ctx) {
   uintptr_t Addr = reinterpret_cast<uintptr_t>(Info->si_addr);
   if (!iopoly_arena_size_ || Addr - iopoly_arena_base_ >= iopoly_arena_size_ || Info->si_code <= 0) {
+    if (iopoly_arena_size_ && Info->si_code == SEGV_MAPERR)
+      noteNearArena(Addr);
     chain(Sig, Info, Ctx); // not ours (or sent by kill)
     return;
   }

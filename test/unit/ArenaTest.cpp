@@ -17,8 +17,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
+#include <sys/mman.h>
 
 using namespace iopoly;
 
@@ -115,6 +117,47 @@ TEST(Arena, ExactGranuleArraysStillHaveAGapBetweenThem) {
   EXPECT_NE(std::string::npos, Why.find("past its end")) << Why;
 }
 
+TEST(Arena, AnIndexFarOutOfBoundsNamesEveryArrayItMayBelongTo) {
+  size_t G = size_t(1) << ArenaGranuleShift;
+  auto A = fakeArray("far_a", 8000), B = fakeArray("far_b", 8000);
+  Reserved RA(*A, 8000), RB(*B, 8000);
+  uintptr_t PA = reinterpret_cast<uintptr_t>(RA.Base), PB = reinterpret_cast<uintptr_t>(RB.Base);
+  ASSERT_TRUE(PA && PB);
+  uintptr_t Lo = std::min(PA, PB), Hi = std::max(PA, PB);
+  std::string LoName = Lo == PA ? "far_a" : "far_b", HiName = Lo == PA ? "far_b" : "far_a";
+  size_t Off = 0;
+  std::string Why;
+  // Far past both: the address is about as far from either array.
+  uintptr_t P = Hi + 8 * G;
+  ASSERT_LT(P - iopoly_arena_base_, iopoly_arena_size_) << "the arena is too small for this test";
+  EXPECT_EQ(nullptr, arenaResolve(P, 8, Off, Why));
+  EXPECT_NE(std::string::npos, Why.find(format("bytes %zu..%zu of disk-resident array '%s' (8000 bytes): past its end",
+                                               static_cast<size_t>(P - Lo), static_cast<size_t>(P - Lo + 7),
+                                               LoName.c_str())))
+      << Why;
+  EXPECT_NE(std::string::npos, Why.find("'" + HiName + "'")) << Why;
+  EXPECT_NE(std::string::npos, Why.find("the address alone does not say which array was meant")) << Why;
+  // Just before the upper one: only it is named.
+  EXPECT_EQ(nullptr, arenaResolve(Hi - 8, 8, Off, Why));
+  EXPECT_EQ("8 bytes before the start of disk-resident array '" + HiName + "' (8000 bytes) (a negative index)", Why);
+}
+
+TEST(Arena, TheLowestArrayHasRoomBelowItInTheArena) {
+  // A large negative index must stay in the arena (reported), not reach
+  // what the kernel maps just below it.
+  auto A = fakeArray("lowest", 4096);
+  Reserved R(*A, 4096);
+  uintptr_t P = reinterpret_cast<uintptr_t>(R.Base);
+  size_t Margin = iopoly_arena_size_ / 64;
+  ASSERT_GE(P - iopoly_arena_base_, Margin);
+  size_t Off = 0;
+  std::string Why;
+  EXPECT_EQ(nullptr, arenaResolve(P - Margin, 8, Off, Why));
+  EXPECT_EQ(format("%zu bytes before the start of disk-resident array 'lowest' (4096 bytes) (a negative index)",
+                   Margin),
+            Why);
+}
+
 TEST(Arena, OrdinaryPointersMapToNothing) {
   auto A = fakeArray("some", 100);
   Reserved R(*A, 100); // makes sure the arena exists
@@ -173,4 +216,27 @@ TEST(ArenaDeathTest, OrdinaryCrashesStillCrash) {
   // A fault outside the arena is not attributed to any array.
   volatile char *Bad = reinterpret_cast<char *>(16);
   EXPECT_DEATH(*Bad = 1, lacks("disk-resident"));
+}
+
+TEST(ArenaDeathTest, AFaultJustOutsideTheArenaNamesTheAddressAndTheNearestArray) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  auto A = fakeArray("lowest", 4096);
+  Reserved R(*A, 4096); // installs the handler
+  // An unmapped page below the arena, as a negative index far out of
+  // bounds reaches (the kernel's next mappings go just below the arena).
+  uintptr_t Page = 0;
+  for (uintptr_t K = 1; K <= 64 && !Page; ++K) {
+    uintptr_t Try = iopoly_arena_base_ - (K << ArenaGranuleShift);
+    void *M = ::mmap(reinterpret_cast<void *>(Try), 4096, PROT_NONE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+    if (M == reinterpret_cast<void *>(Try) && ::munmap(M, 4096) == 0)
+      Page = Try;
+    else if (M != MAP_FAILED)
+      ::munmap(M, 4096);
+  }
+  ASSERT_NE(0u, Page) << "no unmapped page within 64 GiB below the arena";
+  volatile char *Bad = reinterpret_cast<char *>(Page + 8);
+  EXPECT_DEATH(*Bad = 1, "iopoly: fatal: segmentation fault at address 0x[0-9a-f]+, outside disk-resident memory "
+                         "\\([0-9]+ bytes below it\\); nearest array: [0-9]+ bytes before the start of "
+                         "disk-resident array 'lowest' \\(4096 bytes\\)");
 }
