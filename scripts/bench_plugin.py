@@ -9,7 +9,7 @@
 2. Compile time: iopoly-clang -O2 -c (mode=lower) against plain clang-19
    -O2 -c, median over --runs compiles.
 
-Writes bench/results/plugin.md (and plugin.json) and prints the tables.
+Writes bench/results/plugin.md (and raw/plugin.json) and prints the tables.
 """
 import argparse
 import json
@@ -112,11 +112,13 @@ def main():
               "| kernel | clang-19 -O2 s | iopoly-clang -O2 s | ratio |", "|---|---|---|---|"]
     for r in results["compile"]:
         lines.append(f"| {r['kernel']} | {r['clang_s']:.3f} | {r['iopoly_s']:.3f} | {r['ratio']:.2f}x |")
+    lines += ["", "Raw data: [`raw/plugin.json`](raw/plugin.json) (every kernel's times and outputs)."]
     text = "\n".join(lines) + "\n"
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "plugin.md"), "w") as f:
         f.write(text)
-    with open(os.path.join(args.out, "plugin.json"), "w") as f:
+    os.makedirs(os.path.join(args.out, "raw"), exist_ok=True)
+    with open(os.path.join(args.out, "raw", "plugin.json"), "w") as f:
         json.dump(results, f, indent=1)
     print(text)
     return 0 if all(r["identical"] for r in results["overhead"]) else 1
