@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ApiHarness.h"
+#include "DirEntries.h"
 
-#include <dirent.h>
 
 using namespace iopoly::test;
 
@@ -34,17 +34,7 @@ mode_t modeOf(const std::string &P) {
   struct stat St;
   return ::lstat(P.c_str(), &St) == 0 ? St.st_mode & 07777 : 0;
 }
-std::vector<std::string> entries(const std::string &D) {
-  std::vector<std::string> Out;
-  if (DIR *H = ::opendir(D.c_str())) {
-    while (struct dirent *E = ::readdir(H))
-      if (std::string(E->d_name) != "." && std::string(E->d_name) != "..")
-        Out.push_back(E->d_name);
-    ::closedir(H);
-  }
-  std::sort(Out.begin(), Out.end());
-  return Out;
-}
+using iopoly::test::dirEntries;
 bool looksLikeStats(const std::string &Text) { return contains(Text, "\"stripe_fetches\":"); }
 
 const std::vector<std::string> OpenCreate = {"open", "A", "8", "10", "10", "rm", "create"};
@@ -65,7 +55,7 @@ TEST_F(ApiOutputFiles, AnAbsentPathIsCreatedWithNothingLeftBeside) {
   RunResult R = run(OpenCreate, {{"IOPOLY_STATS", Out + "/s.json"}});
   ASSERT_EQ(0, R.ExitCode) << R;
   EXPECT_TRUE(looksLikeStats(readFile(Out + "/s.json"))) << R;
-  EXPECT_EQ(std::vector<std::string>{"s.json"}, entries(Out));
+  EXPECT_EQ(std::vector<std::string>{"s.json"}, dirEntries(Out));
 }
 
 TEST_F(ApiOutputFiles, ARegularFileIsReplacedKeepingItsPermissions) {
@@ -75,7 +65,7 @@ TEST_F(ApiOutputFiles, ARegularFileIsReplacedKeepingItsPermissions) {
   ASSERT_EQ(0, R.ExitCode) << R;
   EXPECT_TRUE(looksLikeStats(readFile(Out + "/s.json"))) << R;
   EXPECT_EQ(0600u, modeOf(Out + "/s.json"));
-  EXPECT_EQ(std::vector<std::string>{"s.json"}, entries(Out));
+  EXPECT_EQ(std::vector<std::string>{"s.json"}, dirEntries(Out));
 }
 
 TEST_F(ApiOutputFiles, ASymlinkIsFollowedAndKept) {
@@ -86,8 +76,8 @@ TEST_F(ApiOutputFiles, ASymlinkIsFollowedAndKept) {
   ASSERT_EQ(0, R.ExitCode) << R;
   EXPECT_TRUE(isSymlink(Out + "/s.json")) << "the link was replaced";
   EXPECT_TRUE(looksLikeStats(readFile(Dir + "/elsewhere/real.json"))) << R;
-  EXPECT_EQ(std::vector<std::string>{"s.json"}, entries(Out));
-  EXPECT_EQ(std::vector<std::string>{"real.json"}, entries(Dir + "/elsewhere"));
+  EXPECT_EQ(std::vector<std::string>{"s.json"}, dirEntries(Out));
+  EXPECT_EQ(std::vector<std::string>{"real.json"}, dirEntries(Dir + "/elsewhere"));
 }
 
 TEST_F(ApiOutputFiles, ADanglingSymlinkCreatesItsTarget) {
@@ -108,7 +98,7 @@ TEST_F(ApiOutputFiles, ASymlinkToADeviceWritesTheDeviceInPlace) {
   // /dev/full takes no data: the trace says so (a warning; the run's data is safe).
   EXPECT_TRUE(contains(R.Err, "IOPOLY_TRACE=" + Out + "/full")) << R;
   EXPECT_TRUE(contains(R.Err, std::strerror(ENOSPC))) << R;
-  EXPECT_EQ(std::vector<std::string>({"full", "null"}), entries(Out));
+  EXPECT_EQ(std::vector<std::string>({"full", "null"}), dirEntries(Out));
 }
 
 TEST_F(ApiOutputFiles, ADeviceGivenDirectlyIsWrittenInPlace) {
@@ -146,13 +136,13 @@ TEST_F(ApiOutputFiles, AFifoWithoutAReaderIsRefusedNotWaitedFor) {
   EXPECT_TRUE(isFifo(Fifo)) << "the FIFO was replaced";
   EXPECT_TRUE(contains(R.Err, "IOPOLY_STATS: cannot write statistics to '" + Fifo + "': it is a FIFO with no reader"))
       << R;
-  EXPECT_EQ(std::vector<std::string>{"stats.fifo"}, entries(Out));
+  EXPECT_EQ(std::vector<std::string>{"stats.fifo"}, dirEntries(Out));
 }
 
 TEST_F(ApiOutputFiles, ADirectoryIsRefused) {
   RunResult R = run(OpenCreate, {{"IOPOLY_STATS", Out}});
   EXPECT_TRUE(contains(R.Err, "IOPOLY_STATS: cannot write statistics to '" + Out + "': it is a directory")) << R;
-  EXPECT_TRUE(entries(Out).empty());
+  EXPECT_TRUE(dirEntries(Out).empty());
 }
 
 TEST_F(ApiOutputFiles, TheTraceFollowsTheSameRules) {
@@ -163,8 +153,8 @@ TEST_F(ApiOutputFiles, TheTraceFollowsTheSameRules) {
   ASSERT_EQ(0, R.ExitCode) << R;
   EXPECT_TRUE(isSymlink(Out + "/t.bin")) << "the link was replaced";
   EXPECT_EQ("IOPTRACE", readFile(Dir + "/elsewhere/t.bin").substr(0, 8));
-  EXPECT_EQ(std::vector<std::string>{"t.bin"}, entries(Out));
-  EXPECT_EQ(std::vector<std::string>{"t.bin"}, entries(Dir + "/elsewhere"));
+  EXPECT_EQ(std::vector<std::string>{"t.bin"}, dirEntries(Out));
+  EXPECT_EQ(std::vector<std::string>{"t.bin"}, dirEntries(Dir + "/elsewhere"));
 }
 
 TEST_F(ApiOutputFiles, AnExistingTraceIsReplacedNotTruncated) {
@@ -180,7 +170,7 @@ TEST_F(ApiOutputFiles, AnExistingTraceIsReplacedNotTruncated) {
   ASSERT_EQ(0, R.ExitCode) << R;
   EXPECT_EQ("old trace", std::string(Buf, N > 0 ? static_cast<size_t>(N) : 0));
   EXPECT_EQ("IOPTRACE", readFile(Out + "/t.bin").substr(0, 8));
-  EXPECT_EQ(std::vector<std::string>{"t.bin"}, entries(Out));
+  EXPECT_EQ(std::vector<std::string>{"t.bin"}, dirEntries(Out));
 }
 
 TEST_F(ApiOutputFiles, TheProcessStandardErrorIsAppendedToNotReplaced) {

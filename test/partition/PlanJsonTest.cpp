@@ -3,12 +3,12 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
+#include "DirEntries.h"
 #include "Harness.h"
 #include "partition/Plan.h"
 #include "partition/Report.h"
 
 #include <algorithm>
-#include <dirent.h>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -34,17 +34,7 @@ Error parse(const std::string &Text) {
   return parsePlan(Text, "t.json", P);
 }
 
-std::vector<std::string> entries(const std::string &Dir) {
-  std::vector<std::string> Out;
-  if (DIR *H = ::opendir(Dir.c_str())) {
-    while (struct dirent *E = ::readdir(H))
-      if (std::string(E->d_name) != "." && std::string(E->d_name) != "..")
-        Out.push_back(E->d_name);
-    ::closedir(H);
-  }
-  std::sort(Out.begin(), Out.end());
-  return Out;
-}
+using iopoly::test::dirEntries;
 } // namespace
 
 TEST(PlanJson, RoundTrip) {
@@ -134,8 +124,8 @@ TEST(PlanJson, ASymlinkIsFollowedAndKept) {
   Error E = readPlan(D.Path + "/elsewhere/real.json", Q);
   ASSERT_TRUE(E.ok()) << E.message();
   EXPECT_EQ(Q.Files.size(), 2u);
-  EXPECT_EQ(std::vector<std::string>({"elsewhere", "plan.json"}), entries(D.Path)) << "nothing left beside";
-  EXPECT_EQ(std::vector<std::string>({"real.json"}), entries(D.Path + "/elsewhere"));
+  EXPECT_EQ(std::vector<std::string>({"elsewhere", "plan.json"}), dirEntries(D.Path)) << "nothing left beside";
+  EXPECT_EQ(std::vector<std::string>({"real.json"}), dirEntries(D.Path + "/elsewhere"));
 }
 
 TEST(PlanJson, ADirectoryIsRefusedWithTheReason) {
@@ -145,6 +135,6 @@ TEST(PlanJson, ADirectoryIsRefusedWithTheReason) {
   Error E = writePlan(sample(), Path);
   EXPECT_EQ(E.code(), Errc::Io);
   EXPECT_EQ(E.message(), "cannot write the plan to '" + Path + "': it is a directory");
-  EXPECT_EQ(std::vector<std::string>({"plan.json"}), entries(D.Path));
-  EXPECT_TRUE(entries(Path).empty());
+  EXPECT_EQ(std::vector<std::string>({"plan.json"}), dirEntries(D.Path));
+  EXPECT_TRUE(dirEntries(Path).empty());
 }

@@ -8,12 +8,12 @@
 // directory is refused with a message, and nothing is left beside.
 //
 //===----------------------------------------------------------------------===//
+#include "DirEntries.h"
 #include "KnowacStats.h"
 #include "KnowacTestUtil.h"
 
 #include <gtest/gtest.h>
 
-#include <dirent.h>
 #include <fstream>
 #include <sstream>
 #include <sys/stat.h>
@@ -31,17 +31,7 @@ std::string readAll(const std::string &P) {
   return SS.str();
 }
 
-std::vector<std::string> entries(const std::string &D) {
-  std::vector<std::string> Out;
-  if (DIR *H = ::opendir(D.c_str())) {
-    while (struct dirent *E = ::readdir(H))
-      if (std::string(E->d_name) != "." && std::string(E->d_name) != "..")
-        Out.push_back(E->d_name);
-    ::closedir(H);
-  }
-  std::sort(Out.begin(), Out.end());
-  return Out;
-}
+using iopoly::test::dirEntries;
 
 const nlohmann::ordered_json Member = {{"predictions", 3}, {"hits", 2}};
 
@@ -54,7 +44,7 @@ TEST(StatsFile, MergesIntoThisProcesssStatistics) {
   auto J = nlohmann::json::parse(readAll(S.file("s.json")));
   EXPECT_EQ(7, J["stripe_fetches"]);
   EXPECT_EQ(2, J["knowac"]["hits"]);
-  EXPECT_EQ(std::vector<std::string>{"s.json"}, entries(S.Dir));
+  EXPECT_EQ(std::vector<std::string>{"s.json"}, dirEntries(S.Dir));
 }
 
 TEST(StatsFile, ASymlinkIsFollowedAndKept) {
@@ -69,8 +59,8 @@ TEST(StatsFile, ASymlinkIsFollowedAndKept) {
   auto J = nlohmann::json::parse(readAll(S.file("elsewhere/real.json")));
   EXPECT_EQ(7, J["stripe_fetches"]);
   EXPECT_EQ(3, J["knowac"]["predictions"]);
-  EXPECT_EQ((std::vector<std::string>{"elsewhere", "s.json"}), entries(S.Dir));
-  EXPECT_EQ(std::vector<std::string>{"real.json"}, entries(S.file("elsewhere")));
+  EXPECT_EQ((std::vector<std::string>{"elsewhere", "s.json"}), dirEntries(S.Dir));
+  EXPECT_EQ(std::vector<std::string>{"real.json"}, dirEntries(S.file("elsewhere")));
 }
 
 TEST(StatsFile, ADirectoryIsRefusedWithAMessage) {
@@ -78,6 +68,6 @@ TEST(StatsFile, ADirectoryIsRefusedWithAMessage) {
   ASSERT_EQ(0, ::mkdir(S.file("s.json").c_str(), 0755));
   std::string Err = writeStats(S.file("s.json"), Member, 0);
   EXPECT_EQ("cannot write statistics to '" + S.file("s.json") + "': it is a directory", Err);
-  EXPECT_EQ(std::vector<std::string>{"s.json"}, entries(S.Dir));
-  EXPECT_TRUE(entries(S.file("s.json")).empty());
+  EXPECT_EQ(std::vector<std::string>{"s.json"}, dirEntries(S.Dir));
+  EXPECT_TRUE(dirEntries(S.file("s.json")).empty());
 }
