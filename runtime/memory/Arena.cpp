@@ -188,7 +188,7 @@ iopoly_array *arenaResolve(uintptr_t P, size_t Len, size_t &Off, std::string &Wh
     if (P >= Base && Off + Len <= A->Geo.TotalBytes && Off + Len >= Off)
       return A;
     if (P >= Base && Off < A->Geo.TotalBytes) { // starts inside, ends outside
-      Why = format("bytes %zu..%zu of %s: past its end", Off, Off + Len - 1, arrayWords(A).c_str());
+      Why = pastEnd(A, P, Len);
       return nullptr;
     }
   }
