@@ -654,7 +654,7 @@ bool StripeBuffer::extendRun(iopoly_array *A, size_t S, int Mode, size_t Max, si
            (!Write || F->Dirty);
   };
   size_t Last = First + Count - 1, Lo = std::min(S, First), Hi = std::max(S, Last);
-  size_t Budget = PinnedFrames < Frames.size() / 2 ? Frames.size() / 2 - PinnedFrames : 0;
+  size_t Budget = PinnedFrames < Env.NumFrames / 2 ? Env.NumFrames / 2 - PinnedFrames : 0;
   size_t Add = (Hi - Lo + 1) - Count;
   if (Hi - Lo + 1 > Max || Add > Budget)
     return false;
