@@ -28,6 +28,8 @@
 #include "llvm/Passes/PassPlugin.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
 #include "llvm/Transforms/Scalar/GVN.h"
+#include "llvm/Transforms/Scalar/LICM.h"
+#include "llvm/Transforms/Scalar/LoopPassManager.h"
 #include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/InstCombine/InstCombine.h"
@@ -46,6 +48,10 @@ static void addLoweringPipeline(ModulePassManager &MPM, OptimizationLevel Level)
     return;
   FunctionPassManager FPM;
   FPM.addPass(EarlyCSEPass(/*UseMemorySSA=*/true));
+  // A strip's accesses are rebased by loop-invariant deltas: an element
+  // updated in every iteration (a reduction Polly left in memory) is kept
+  // in a register for the strip, as the original code's was.
+  FPM.addPass(createFunctionToLoopPassAdaptor(LICMPass(LICMOptions()), /*UseMemorySSA=*/true));
   FPM.addPass(InstCombinePass());
   FPM.addPass(SimplifyCFGPass());
   MPM.addPass(createModuleToFunctionPassAdaptor(std::move(FPM)));

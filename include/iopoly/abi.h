@@ -39,8 +39,9 @@
  *     __iopoly_par_*).
  *  5: layout profiles (struct iopoly_layout_sites, __iopoly_layout_profile).
  *  6: version tables carry footprint models and band versions
- *     (iopoly/tiling.h, IOPOLY_TILE_ABI 2). */
-#define IOPOLY_ABI_VERSION 6
+ *     (iopoly/tiling.h, IOPOLY_TILE_ABI 2).
+ *  7: IOPOLY_TRANSLATE_PROBE (strip drivers of conditional accesses). */
+#define IOPOLY_ABI_VERSION 7
 
 #ifdef __cplusplus
 extern "C" {
@@ -82,6 +83,15 @@ struct iopoly_site {
   int64_t stride;       /* bytes the access moves per iteration of its
                            innermost loop; 0 when not affine or unknown */
 };
+
+/* With IOPOLY_READ or IOPOLY_WRITE in __iopoly_translate's mode: the
+ * address is translated ahead of time and may never be accessed (a strip
+ * driver translating a conditional access at the strip's first iteration,
+ * where its guard may be false). An address outside every array then
+ * leaves the window empty instead of stopping the program; the driver runs
+ * that iteration through the checked copy, whose accesses are checked when
+ * they really happen. */
+#define IOPOLY_TRANSLATE_PROBE 0x100
 
 /* Slow path: makes \p win map an address range containing [p, p+len) and
  * returns the real address for p. Mode is IOPOLY_READ or IOPOLY_WRITE. An

@@ -27,7 +27,7 @@ namespace iopoly {
 /// Largest access (bytes) the inline fast path serves.
 constexpr uint64_t MaxInlineAccess = IOPOLY_MAX_ACCESS;
 /// Attach modes of __iopoly_translate.
-constexpr int ModeRead = IOPOLY_READ, ModeWrite = IOPOLY_WRITE;
+constexpr int ModeRead = IOPOLY_READ, ModeWrite = IOPOLY_WRITE, ModeProbe = IOPOLY_TRANSLATE_PROBE;
 
 /// Most windows one function reserves (include/iopoly/abi.h).
 constexpr unsigned MaxWindows = IOPOLY_MAX_WINDOWS;

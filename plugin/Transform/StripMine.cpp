@@ -55,6 +55,7 @@ struct Access {
   uint64_t Size;
   bool Store;
   const DiskOrigin *Origin;
+  bool Conditional;   ///< may not run in every iteration
   int64_t Offset = 0; ///< constant part of Start (its stream key's offset)
 };
 
@@ -67,6 +68,7 @@ struct Group {
   int64_t Extent = 0;          ///< bytes from Lead's address to the end of the highest access
   int64_t Step = 0;
   bool Store = false;
+  bool Probe = false; ///< has a conditional access: translated as a probe
   const SCEV *Base = nullptr; ///< the array it walks (pointer base)
   unsigned Slot = 0;       ///< its window among the strip windows of its kind
   Value *StartV = nullptr; ///< Lead's start, expanded in the preheader
@@ -114,10 +116,11 @@ std::string checkLoop(Loop *L, Candidate &C, DiskPointers &DP, DominatorTree &DT
     return "it runs fewer than 4 iterations";
   const DataLayout &DL = C.Header->getModule()->getDataLayout();
   for (BasicBlock *BB : L->blocks()) {
-    // Only accesses that run in every iteration: their addresses are all
-    // touched, so translating them ahead of time cannot go out of bounds.
-    if (!DT.dominates(BB, C.Latch))
-      continue;
+    // An access that may not run in every iteration (a guard in the loops
+    // Polly generates) is translated as a probe: its address at the strip's
+    // first iteration may lie outside every array when its guard is false
+    // there; the window then stays empty and that iteration runs checked.
+    bool Conditional = !DT.dominates(BB, C.Latch);
     for (Instruction &I : *BB) {
       if (!isa<LoadInst>(I) && !isa<StoreInst>(I))
         continue;
@@ -134,7 +137,7 @@ std::string checkLoop(Loop *L, Candidate &C, DiskPointers &DP, DominatorTree &DT
       if (SE.isLoopInvariant(Addr, L)) {
         // The same address in every iteration (a sum kept in memory):
         // a stream that never moves.
-        C.Accesses.push_back({&I, Ptr, Addr, 0, Size, isa<StoreInst>(I), O});
+        C.Accesses.push_back({&I, Ptr, Addr, 0, Size, isa<StoreInst>(I), O, Conditional});
         continue;
       }
       auto *AR = dyn_cast<SCEVAddRecExpr>(Addr);
@@ -145,11 +148,12 @@ std::string checkLoop(Loop *L, Candidate &C, DiskPointers &DP, DominatorTree &DT
         continue;
       if (!SE.isLoopInvariant(AR->getStart(), L))
         continue;
-      C.Accesses.push_back({&I, Ptr, AR->getStart(), Step->getAPInt().getSExtValue(), Size, isa<StoreInst>(I), O});
+      C.Accesses.push_back(
+          {&I, Ptr, AR->getStart(), Step->getAPInt().getSExtValue(), Size, isa<StoreInst>(I), O, Conditional});
     }
   }
   if (C.Accesses.empty())
-    return "none of its disk-resident accesses is affine and unconditional";
+    return "none of its disk-resident accesses is affine";
   // Streams: the same step and starts a small constant apart.
   std::vector<StreamKey> Keys;
   for (Access &A : C.Accesses) {
@@ -164,8 +168,10 @@ std::string checkLoop(Loop *L, Candidate &C, DiskPointers &DP, DominatorTree &DT
     C.Groups[StreamOf[K]].Members.push_back(K);
   }
   for (Group &G : C.Groups)
-    for (size_t M : G.Members)
+    for (size_t M : G.Members) {
       G.Store |= C.Accesses[M].Store;
+      G.Probe |= C.Accesses[M].Conditional;
+    }
   // More streams than strip windows of their kind: the rest is tested
   // access by access.
   unsigned Reads = 0, Writes = 0;
@@ -341,7 +347,8 @@ void stripMine(Candidate &C, DiskPointers &DP, RuntimeABI &ABI, WindowPool &Pool
     B.CreateCondBr(Held, Cont, Call, Likely);
     B.SetInsertPoint(Call);
     Value *W2 = Pool.strip(B, G.Slot, G.Store);
-    B.CreateCall(ABI.Translate, {W2, Addr, B.getInt64(Lead.Size), B.getInt32(G.Store ? ModeWrite : ModeRead),
+    int Mode = (G.Store ? ModeWrite : ModeRead) | (G.Probe ? ModeProbe : 0);
+    B.CreateCall(ABI.Translate, {W2, Addr, B.getInt64(Lead.Size), B.getInt32(Mode),
                                  ABI.site(F, C.L->getStartLoc() ? C.L->getStartLoc() : Lead.I->getDebugLoc(), G.Step)});
     B.CreateBr(Cont);
     B.SetInsertPoint(Cont);
@@ -358,13 +365,35 @@ void stripMine(Candidate &C, DiskPointers &DP, RuntimeABI &ABI, WindowPool &Pool
     Value *In = B.CreateAnd(B.CreateICmpNE(Limit, B.getInt64(0)),
                             B.CreateAnd(B.CreateICmpULE(Off, Top), B.CreateICmpUGE(B.CreateSub(Top, Off), Ext)));
     Value *Room;
-    if (G.Step == 0)
-      Room = N; // it stays where it is
-    else if (G.Step > 0)
-      Room = B.CreateAdd(B.CreateUDiv(B.CreateSub(B.CreateSub(Top, Ext), Off), B.getInt64(G.Step)), B.getInt64(1));
-    else
-      Room = B.CreateAdd(B.CreateUDiv(Off, B.getInt64(-G.Step)), B.getInt64(1));
-    Room = B.CreateSelect(In, Room, B.getInt64(0), "strip.room");
+    if (G.Step == 0) {
+      Room = B.CreateSelect(In, N, B.getInt64(0), "strip.room"); // it stays where it is
+    } else {
+      // Iterations left in the window: Avail / |Step| + 1, where Avail is
+      // what lies between the stream and the window's end in its direction
+      // (meaningful when In). A division per stream and strip is as dear as
+      // a short strip's body, so it is done only when the rest of the loop
+      // (N iterations) does not fit, which with runs is rare.
+      Value *Avail = G.Step > 0 ? B.CreateSub(B.CreateSub(Top, Ext), Off) : Off;
+      uint64_t AbsStep = G.Step > 0 ? uint64_t(G.Step) : uint64_t(-G.Step);
+      Value *Mul = B.CreateBinaryIntrinsic(Intrinsic::umul_with_overflow, B.CreateSub(N, B.getInt64(1)),
+                                           B.getInt64(AbsStep));
+      Value *Need = B.CreateExtractValue(Mul, 0), *Ovf = B.CreateExtractValue(Mul, 1);
+      Value *Fits = B.CreateAnd(In, B.CreateAnd(B.CreateNot(Ovf), B.CreateICmpULE(Need, Avail)), "strip.fits");
+      BasicBlock *Div = BasicBlock::Create(Ctx, "strip.div", &F, C.Header);
+      BasicBlock *Join = BasicBlock::Create(Ctx, "strip.room", &F, C.Header);
+      BasicBlock *From = B.GetInsertBlock();
+      B.CreateCondBr(Fits, Join, Div, Likely);
+      B.SetInsertPoint(Div);
+      Value *Part = B.CreateAdd(B.CreateUDiv(Avail, B.getInt64(AbsStep)), B.getInt64(1));
+      Part = B.CreateSelect(In, Part, B.getInt64(0));
+      B.CreateBr(Join);
+      B.SetInsertPoint(Join);
+      PHINode *R = B.CreatePHI(I64, 2, "strip.room");
+      R->addIncoming(N, From);
+      R->addIncoming(Part, Div);
+      Room = R;
+      Cont = Join;
+    }
     N = B.CreateSelect(B.CreateICmpULT(Room, N), Room, N, "strip.n");
     Cur = Cont;
   }

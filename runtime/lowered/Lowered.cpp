@@ -119,6 +119,20 @@ void *mapOrdinary(iopoly_window *W, uintptr_t P) {
   return reinterpret_cast<void *>(P);
 }
 
+/// Maps the window onto [Lo, Hi), arena addresses that hold no array's
+/// bytes, for a probe (IOPOLY_TRANSLATE_PROBE): a strip whose conditional
+/// access lies there while its guard is false runs on the fast path; if
+/// the access does run, it faults on the arena's PROT_NONE pages and the
+/// fault service reports it as out of bounds.
+void *mapGap(iopoly_window *W, uintptr_t Lo, uintptr_t Hi, uintptr_t P) {
+  releaseHeld(W);
+  constexpr uintptr_t Slack = IOPOLY_MAX_ACCESS - 1;
+  W->lo = Lo;
+  W->limit = Hi - Lo > Slack ? Hi - Lo - Slack : 0;
+  W->delta = 0;
+  return reinterpret_cast<void *>(P);
+}
+
 /// The array at \p P, with the offset of [P, P+Len) checked against it.
 iopoly_array *arrayAt(uintptr_t P, size_t Len, size_t &Off, const iopoly_site *Site = nullptr) {
   std::string Why;
@@ -248,6 +262,8 @@ extern "C" {
 
 void *__iopoly_translate(iopoly_window *W, void *Ptr, size_t Len, int Mode, const iopoly_site *Site) {
   uintptr_t P = reinterpret_cast<uintptr_t>(Ptr);
+  bool Probe = Mode & IOPOLY_TRANSLATE_PROBE;
+  Mode &= ~IOPOLY_TRANSLATE_PROBE;
   // Code built at -O0 calls here for every access, without the inline test;
   // and the inline test leaves out the last 63 bytes of a window (it does
   // not know the access's size): both are served here at once.
@@ -257,9 +273,26 @@ void *__iopoly_translate(iopoly_window *W, void *Ptr, size_t Len, int Mode, cons
     return mapOrdinary(W, P);
   SiteScope Scope(Site);
   size_t Off;
-  iopoly_array *A = arrayAt(P, Len, Off, Site);
+  iopoly_array *A;
+  uintptr_t GapLo, GapHi;
+  if (Probe) {
+    // Maybe never accessed: outside every array it must not stop the
+    // program (the checked path does if the access really runs).
+    if (arenaGap(P, GapLo, GapHi))
+      return mapGap(W, GapLo, GapHi, P);
+    A = arenaLookup(Ptr);
+    if (!A || (Off = P - reinterpret_cast<uintptr_t>(A->AllocBase)) + Len > A->Geo.TotalBytes)
+      return Ptr; // runs past the array's end
+  } else {
+    A = arrayAt(P, Len, Off, Site);
+  }
   size_t S = A->Geo.StripeSize, Stripe = Off / S, In = Off % S;
   if (In + Len > A->Geo.stripeBytes(Stripe)) {
+    // A strip driver (or a probe) only looks at the window, which cannot
+    // hold this access: no bounce copy, whose pending commit a later store
+    // would write back.
+    if (Probe || (W->flags & IOPOLY_WINDOW_PINNED))
+      return Ptr;
     // Straddles two stripes: serve it from the bounce buffer.
     Bounce &B = TheBounce;
     B.Addr = P;

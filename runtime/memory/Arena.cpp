@@ -181,6 +181,42 @@ iopoly_array *arenaLookup(const void *P) {
   return Off < A->Geo.TotalBytes ? A : nullptr;
 }
 
+bool arenaGap(uintptr_t P, uintptr_t &Lo, uintptr_t &Hi) {
+  uintptr_t Base = iopoly_arena_base_;
+  if (P - Base >= iopoly_arena_size_)
+    return false;
+  constexpr uintptr_t G = uintptr_t(1) << ArenaGranuleShift;
+  constexpr size_t MaxScan = 4; // granules looked at on each side
+  size_t NGr = iopoly_arena_size_ >> ArenaGranuleShift, Gr = (P - Base) >> ArenaGranuleShift;
+  auto Owner = [](size_t K) { return iopoly_arena_table_[K].load(std::memory_order_acquire); };
+  if (iopoly_array *A = Owner(Gr))
+    if (P >= baseOf(A) && P < endOf(A))
+      return false;
+  Hi = Base + (Gr + 1) * G;
+  if (iopoly_array *A = Owner(Gr); A && baseOf(A) > P)
+    Hi = baseOf(A);
+  else
+    for (size_t K = Gr + 1; K < NGr && K <= Gr + MaxScan; ++K) {
+      if (iopoly_array *B = Owner(K)) {
+        Hi = baseOf(B);
+        break;
+      }
+      Hi = Base + (K + 1) * G;
+    }
+  Lo = Base + Gr * G;
+  if (iopoly_array *A = Owner(Gr); A && endOf(A) <= P)
+    Lo = endOf(A);
+  else
+    for (size_t K = Gr; K-- > 0 && K + MaxScan >= Gr;) {
+      if (iopoly_array *B = Owner(K)) {
+        Lo = endOf(B);
+        break;
+      }
+      Lo = Base + K * G;
+    }
+  return true;
+}
+
 iopoly_array *arenaResolve(uintptr_t P, size_t Len, size_t &Off, std::string &Why) {
   if (iopoly_array *A = arenaOwner(reinterpret_cast<void *>(P))) {
     uintptr_t Base = baseOf(A);

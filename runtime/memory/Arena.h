@@ -69,6 +69,11 @@ inline iopoly_array *arenaOwner(const void *P) {
 /// The array \p P points into, or null (outside the arena or every array).
 iopoly_array *arenaLookup(const void *P);
 
+/// Whether \p P lies in the arena but in no array's bytes; then [Lo, Hi)
+/// is the stretch around it that holds no array's bytes (looked for a few
+/// granules either way). Lock-free: for lowered code probing addresses.
+bool arenaGap(uintptr_t P, uintptr_t &Lo, uintptr_t &Hi);
+
 /// The array whose bytes [P, P + Len) belong to, with the offset; null and
 /// a sentence for the user otherwise ("8 bytes before the start of
 /// disk-resident array 'A'", "bytes 4096..4103 of disk-resident array 'B',

@@ -158,6 +158,36 @@ TEST(Arena, TheLowestArrayHasRoomBelowItInTheArena) {
             Why);
 }
 
+TEST(Arena, GapsAroundArraysReachTheNeighboursBytes) {
+  // What a strip driver maps for a probe that lands outside every array:
+  // the whole stretch between the neighbours' bytes, never a byte of them.
+  auto A = fakeArray("gap_a", 8000), B = fakeArray("gap_b", 8000);
+  Reserved RA(*A, 8000), RB(*B, 8000);
+  uintptr_t PA = reinterpret_cast<uintptr_t>(RA.Base), PB = reinterpret_cast<uintptr_t>(RB.Base);
+  ASSERT_TRUE(PA && PB);
+  uintptr_t Lo = std::min(PA, PB), Hi = std::max(PA, PB), GLo = 0, GHi = 0;
+  EXPECT_FALSE(arenaGap(Lo, GLo, GHi)) << "inside an array";
+  EXPECT_FALSE(arenaGap(Lo + 7999, GLo, GHi)) << "its last byte";
+  EXPECT_FALSE(arenaGap(iopoly_arena_base_ - 1, GLo, GHi)) << "outside the arena";
+  // Past the lower array's end and before the upper array's start.
+  for (uintptr_t P : {Lo + 8000, Lo + 123456, Hi - 8, Hi - 1}) {
+    ASSERT_TRUE(arenaGap(P, GLo, GHi)) << P - Lo;
+    EXPECT_LE(GLo, P);
+    EXPECT_LT(P, GHi);
+    EXPECT_GE(GLo, Lo + 8000) << "never the lower array's bytes";
+    EXPECT_LE(GHi, Hi) << "never the upper array's bytes";
+  }
+  // Granules apart, the gap is the whole stretch, or bounded by the scan.
+  ASSERT_TRUE(arenaGap(Lo + 8000, GLo, GHi));
+  EXPECT_EQ(Lo + 8000, GLo);
+  if (((Hi - Lo) >> ArenaGranuleShift) <= 2)
+    EXPECT_EQ(Hi, GHi);
+  // Below the lowest array.
+  ASSERT_TRUE(arenaGap(Lo - 8, GLo, GHi));
+  EXPECT_EQ(Lo, GHi);
+  EXPECT_LT(GLo, Lo - 8 + 1);
+}
+
 TEST(Arena, OrdinaryPointersMapToNothing) {
   auto A = fakeArray("some", 100);
   Reserved R(*A, 100); // makes sure the arena exists

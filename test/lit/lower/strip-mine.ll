@@ -62,3 +62,40 @@ exit:
 ; REMARK: remark: <unknown>:0:0: strip-mined loop at stripe boundaries: 2 accesses to 'A' in 1 stream are translated once per strip instead of once per iteration
 
 ; NOHOIST-NOT: strip.head
+
+; A guarded access (Polly's generated loops guard their statements) is in a
+; stream too (A[i-4] and A[i], one stream attached for writing): its window
+; is translated as a probe (mode WRITE|PROBE = 258), since at the strip's
+; first iteration its guard may be false and its address, A[-4] there,
+; outside every array.
+define void @guarded(i64 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i1, %latch ]
+  %g = icmp ugt i64 %i, 3
+  br i1 %g, label %then, label %latch
+then:
+  %j = add i64 %i, -4
+  %p = getelementptr double, ptr @A, i64 %j
+  %v = load double, ptr %p, align 8
+  %w = fmul double %v, 2.0
+  %q = getelementptr double, ptr @A, i64 %i
+  store double %w, ptr %q, align 8
+  br label %latch
+latch:
+  %i1 = add nuw nsw i64 %i, 1
+  %c = icmp ult i64 %i1, %n
+  br i1 %c, label %loop, label %exit
+exit:
+  ret void
+}
+
+; CHECK-LABEL: define void @guarded(
+; CHECK: strip.head{{[0-9]*}}:
+; CHECK: call ptr @__iopoly_translate(ptr %{{[^,]*}}, ptr %strip.addr{{[0-9]*}}, i64 8, i32 258, ptr @iopoly.site
+; CHECK-NOT: @__iopoly_translate(ptr %{{[^,]*}}, ptr %strip.addr
+; CHECK: br i1 %{{.*}}, label %loop, label %loop.checked
+; CHECK: then:
+; CHECK: %strip.real{{[0-9]*}} = getelementptr i8, ptr %p, i64 %strip.delta
+; CHECK-NEXT: load double, ptr %strip.real
