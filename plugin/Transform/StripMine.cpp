@@ -306,6 +306,26 @@ void stripMine(Candidate &C, DiskPointers &DP, RuntimeABI &ABI, WindowPool &Pool
     auto It = VMap.find(V);
     return It == VMap.end() ? V : static_cast<Value *>(It->second);
   };
+  // The in-place copy: when every window maps its stripes at their own
+  // addresses (views) or maps ordinary memory, all deltas are 0 and the
+  // loop runs as compiled, without rebasing (one base register per array
+  // instead of one per stream, which spilled in Polly's stencil tiles).
+  ValueToValueMapTy VMapIn;
+  SmallVector<BasicBlock *, 8> InClones;
+  for (BasicBlock *BB : C.L->blocks()) {
+    BasicBlock *NB = CloneBasicBlock(BB, VMapIn, ".inplace", &F);
+    VMapIn[BB] = NB;
+    InClones.push_back(NB);
+  }
+  remapInstructionsInBlocks(InClones, VMapIn);
+  for (auto It = VMapIn.begin(); It != VMapIn.end(); ++It)
+    DP.addDerived(It->second, It->first);
+  auto *InHeader = cast<BasicBlock>(VMapIn[C.Header]);
+  auto *InLatch = cast<BasicBlock>(VMapIn[C.Latch]);
+  auto InPlace = [&](Value *V) -> Value * {
+    auto It = VMapIn.find(V);
+    return It == VMapIn.end() ? V : static_cast<Value *>(It->second);
+  };
 
   BasicBlock *Head = BasicBlock::Create(Ctx, "strip.head", &F, C.Header);
   BasicBlock *SLatch = BasicBlock::Create(Ctx, "strip.latch", &F, C.Exit);
@@ -398,33 +418,44 @@ void stripMine(Candidate &C, DiskPointers &DP, RuntimeABI &ABI, WindowPool &Pool
     Cur = Cont;
   }
   B.SetInsertPoint(Cur);
-  B.CreateCondBr(B.CreateICmpNE(N, B.getInt64(0)), C.Header, CHeader, Likely);
+  Value *AnyDelta = Deltas[0];
+  for (size_t GI = 1; GI < Deltas.size(); ++GI)
+    AnyDelta = B.CreateOr(AnyDelta, Deltas[GI]);
+  Value *AllZero = B.CreateICmpEQ(AnyDelta, B.getInt64(0), "strip.inplace");
+  BasicBlock *Pick = BasicBlock::Create(Ctx, "strip.pick", &F, C.Header);
+  B.CreateCondBr(B.CreateICmpNE(N, B.getInt64(0)), Pick, CHeader, Likely);
+  B.SetInsertPoint(Pick);
+  B.CreateCondBr(AllZero, InHeader, C.Header, Likely);
   for (Carried &K : Carries)
-    for (PHINode *P : {K.Orig, cast<PHINode>(VMap[K.Orig])}) {
+    for (PHINode *P : {K.Orig, cast<PHINode>(VMap[K.Orig]), cast<PHINode>(VMapIn[K.Orig])}) {
       int Idx = P->getBasicBlockIndex(C.PH);
-      P->setIncomingBlock(Idx, Cur);
+      P->setIncomingBlock(Idx, P->getParent() == CHeader ? Cur : Pick);
       P->setIncomingValue(Idx, K.Carry);
     }
 
-  // The fast loop: N iterations, accesses rebased by their window's delta.
-  B.SetInsertPoint(C.Header, C.Header->getFirstInsertionPt());
-  PHINode *Count = PHINode::Create(I64, 2, "strip.count", C.Header->getFirstNonPHI());
-  Count->addIncoming(N, Cur);
-  B.SetInsertPoint(C.Latch->getTerminator());
-  Value *CountNext = B.CreateSub(Count, B.getInt64(1), "strip.count.next");
-  Count->addIncoming(CountNext, C.Latch);
-  C.Latch->getTerminator()->eraseFromParent();
-  B.SetInsertPoint(C.Latch);
-  B.CreateCondBr(B.CreateICmpNE(CountNext, B.getInt64(0)), C.Header, SLatch);
-  for (size_t GI = 0; GI < C.Groups.size(); ++GI)
-    for (size_t K : C.Groups[GI].Members) {
-      Instruction *I = C.Accesses[K].I;
-      IRBuilder<> RB(I);
-      Value *Rebased = RB.CreateGEP(RB.getInt8Ty(), C.Accesses[K].Ptr, Deltas[GI], "strip.real");
-      DP.markLowered(Rebased);
-      I->setOperand(isa<LoadInst>(I) ? LoadInst::getPointerOperandIndex() : StoreInst::getPointerOperandIndex(),
-                    Rebased);
-    }
+  // The fast loops: N iterations, accesses rebased by their window's
+  // delta (or by 0 in the in-place copy: the GEP only marks them served).
+  for (bool In : {false, true}) {
+    BasicBlock *H = In ? InHeader : C.Header, *L = In ? InLatch : C.Latch;
+    PHINode *Count = PHINode::Create(I64, 2, "strip.count", H->getFirstNonPHI());
+    Count->addIncoming(N, Pick);
+    B.SetInsertPoint(L->getTerminator());
+    Value *CountNext = B.CreateSub(Count, B.getInt64(1), "strip.count.next");
+    Count->addIncoming(CountNext, L);
+    L->getTerminator()->eraseFromParent();
+    B.SetInsertPoint(L);
+    B.CreateCondBr(B.CreateICmpNE(CountNext, B.getInt64(0)), H, SLatch);
+    for (size_t GI = 0; GI < C.Groups.size(); ++GI)
+      for (size_t K : C.Groups[GI].Members) {
+        auto *I = In ? cast<Instruction>(VMapIn[C.Accesses[K].I]) : C.Accesses[K].I;
+        Value *Ptr = In ? InPlace(C.Accesses[K].Ptr) : C.Accesses[K].Ptr;
+        IRBuilder<> RB(I);
+        Value *Rebased = RB.CreateGEP(RB.getInt8Ty(), Ptr, In ? RB.getInt64(0) : Deltas[GI], "strip.real");
+        DP.markLowered(Rebased);
+        I->setOperand(isa<LoadInst>(I) ? LoadInst::getPointerOperandIndex() : StoreInst::getPointerOperandIndex(),
+                      Rebased);
+      }
+  }
 
   // The checked copy runs one iteration and goes to strip.latch.
   CLatch->getTerminator()->eraseFromParent();
@@ -436,11 +467,13 @@ void stripMine(Candidate &C, DiskPointers &DP, RuntimeABI &ABI, WindowPool &Pool
   PHINode *Ran = B.CreatePHI(I64, 2, "strip.ran");
   Ran->addIncoming(N, C.Latch);
   Ran->addIncoming(B.getInt64(1), CLatch);
+  Ran->addIncoming(N, InLatch);
   for (Carried &K : Carries) {
     Value *Next = K.Orig->getIncomingValueForBlock(C.Latch);
-    PHINode *M = B.CreatePHI(K.Orig->getType(), 2, K.Orig->getName() + ".next");
+    PHINode *M = B.CreatePHI(K.Orig->getType(), 3, K.Orig->getName() + ".next");
     M->addIncoming(Next, C.Latch);
     M->addIncoming(Cloned(Next), CLatch);
+    M->addIncoming(InPlace(Next), InLatch);
     DP.addDerived(M, Next);
     K.Carry->addIncoming(M, SLatch);
   }
@@ -449,9 +482,10 @@ void stripMine(Candidate &C, DiskPointers &DP, RuntimeABI &ABI, WindowPool &Pool
     if (Idx < 0)
       continue;
     Value *V = E.getIncomingValue(Idx);
-    PHINode *M = B.CreatePHI(E.getType(), 2, E.getName() + ".strip");
+    PHINode *M = B.CreatePHI(E.getType(), 3, E.getName() + ".strip");
     M->addIncoming(V, C.Latch);
     M->addIncoming(Cloned(V), CLatch);
+    M->addIncoming(InPlace(V), InLatch);
     DP.addDerived(M, V);
     E.setIncomingBlock(Idx, SLatch);
     E.setIncomingValue(Idx, M);

@@ -7,14 +7,21 @@
 // strips: a driver translates each stream's address once (accesses a small
 // constant apart, as after unrolling, form one stream and share a window),
 // computes how many iterations every access stays inside the stripes its
-// window now holds, and runs the original loop for that many iterations
-// with the accesses rebased by the windows' deltas (no test, no call). When some access cannot be served
-// that way (it straddles two stripes), one iteration runs in a checked copy
-// of the loop whose accesses are lowered one by one. Header phis and values
-// used after the loop are carried across strips.
+// window now holds, and runs the loop for that many iterations without a
+// test or a call: the in-place copy (the loop as compiled) when every
+// window maps its stripes at their own addresses (all deltas 0, the usual
+// case), else the original loop with the accesses rebased by the windows'
+// deltas. When some access cannot be served that way (it straddles two
+// stripes), one iteration runs in a checked copy of the loop whose accesses
+// are lowered one by one. Header phis and values used after the loop are
+// carried across strips. Accesses under a guard (Polly's generated loops)
+// take part too: their streams are translated as probes
+// (IOPOLY_TRANSLATE_PROBE), which never stop the program for an address
+// that the guard would not let through.
 //
 //   preheader -> strip.head: done, carried phis; translate; n = min(room)
-//                  n > 0 ? fast loop (n iterations) : checked copy (1)
+//                  n > 0 ? (deltas 0 ? in-place : rebased) loop, n iterations
+//                        : checked copy (1)
 //             -> strip.latch: done += n or 1; done == total ? exit : head
 //
 //===----------------------------------------------------------------------===//

@@ -4,7 +4,8 @@
 ; the runtime is called only when the window does not hold the address),
 ; computes how many iterations stay inside every window, and runs the loop
 ; that many times with the accesses rebased by the window's delta - no test
-; per access. A
+; per access - or, when every delta is 0 (stripes mapped at their own
+; addresses), the in-place copy, whose accesses are the original ones. A
 ; checked copy runs one iteration when an access straddles two stripes.
 ; The reduction (a header phi) and the value used after the loop are
 ; carried across strips.
@@ -41,7 +42,9 @@ exit:
 ; CHECK: strip.translate:
 ; CHECK: call ptr @__iopoly_translate(ptr %iopoly.win{{[0-9]*}}, ptr %strip.addr, i64 8, i32 2, ptr @iopoly.site)
 ; CHECK-NOT: strip.translate{{[0-9]+}}:
-; CHECK: br i1 %{{.*}}, label %loop, label %loop.checked
+; CHECK: br i1 %{{.*}}, label %strip.pick, label %loop.checked
+; CHECK: strip.pick:
+; CHECK-NEXT: br i1 %strip.inplace, label %loop.inplace, label %loop
 ; CHECK: loop:
 ; CHECK: %strip.count = phi i64
 ; CHECK: %strip.real = getelementptr i8, ptr %p, i64 %strip.delta
@@ -51,13 +54,18 @@ exit:
 ; CHECK-NOT: __iopoly_translate
 ; CHECK: br i1 %{{.*}}, label %loop, label %strip.latch
 ; CHECK: strip.latch:
-; CHECK: %strip.ran = phi i64 [ %strip.n{{[0-9]*}}, %loop ], [ 1, %{{.*}} ]
+; CHECK: %strip.ran = phi i64 [ %strip.n{{[0-9]*}}, %loop ], [ 1, %{{.*}} ], [ %strip.n{{[0-9]*}}, %loop.inplace ]
 ; CHECK: br i1 %{{.*}}, label %exit, label %strip.head
 ; CHECK: exit:
 ; CHECK: %r = phi double [ %r.strip, %strip.latch ]
 ; CHECK: loop.checked:
 ; CHECK: call ptr @__iopoly_translate
 ; CHECK: br label %strip.latch
+; CHECK: loop.inplace:
+; CHECK: %strip.real{{[0-9]*}} = getelementptr i8, ptr %p.inplace, i64 0
+; CHECK-NEXT: load double, ptr %strip.real
+; CHECK-NOT: __iopoly_translate
+; CHECK: br i1 %{{.*}}, label %loop.inplace, label %strip.latch
 
 ; REMARK: remark: <unknown>:0:0: strip-mined loop at stripe boundaries: 2 accesses to 'A' in 1 stream are translated once per strip instead of once per iteration
 
@@ -95,7 +103,7 @@ exit:
 ; CHECK: strip.head{{[0-9]*}}:
 ; CHECK: call ptr @__iopoly_translate(ptr %{{[^,]*}}, ptr %strip.addr{{[0-9]*}}, i64 8, i32 258, ptr @iopoly.site
 ; CHECK-NOT: @__iopoly_translate(ptr %{{[^,]*}}, ptr %strip.addr
-; CHECK: br i1 %{{.*}}, label %loop, label %loop.checked
+; CHECK: br i1 %{{.*}}, label %strip.pick{{[0-9]*}}, label %loop.checked
 ; CHECK: then:
 ; CHECK: %strip.real{{[0-9]*}} = getelementptr i8, ptr %p, i64 %strip.delta
 ; CHECK-NEXT: load double, ptr %strip.real
