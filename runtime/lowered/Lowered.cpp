@@ -98,8 +98,12 @@ bool revokeOne(iopoly_window *Keep) {
 size_t maxRunNeighbours() {
   static const size_t Max = [] {
     size_t Frames = runtime().config().bufferFrames();
-    size_t M = Frames < 64 ? 0 : Frames / 16; // small buffers: no runs
-    return M > 512 ? 512 : M;
+    // Small buffers: no runs. Large ones: a run may span a whole array of
+    // a few hundred MiB, so that a column walk that comes back to the top
+    // finds it all in its window instead of pinning it again stripe by
+    // stripe (deriche's 35 MB images: 540 stripes).
+    size_t M = Frames < 64 ? 0 : Frames / 16;
+    return M > 4096 ? 4096 : M;
   }();
   return Max;
 }
