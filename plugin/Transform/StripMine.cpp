@@ -10,6 +10,7 @@
 #include "Transform/StreamKey.h"
 #include "Transform/WindowPool.h"
 
+#include "llvm/ADT/MapVector.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -80,6 +81,17 @@ struct Candidate {
   Value *Total = nullptr; ///< iterations of one loop entry (i64)
   std::vector<Access> Accesses;
   std::vector<Group> Groups;
+  bool Nested = false; ///< its parent loop has a nest version
+};
+
+/// A loop whose subloops are all strip-mined, run as compiled when the
+/// windows already hold every address those can reach (see versionNest).
+struct Nest {
+  Loop *P = nullptr;
+  BasicBlock *PH = nullptr, *Exit = nullptr, *Exiting = nullptr;
+  std::vector<Candidate *> Inner;
+  /// Per stream of Inner (in order): the bytes [Lo, Hi) it can touch in P.
+  std::vector<Value *> Lo, Hi;
 };
 
 Value *pointerOperand(Instruction *I) {
@@ -495,6 +507,159 @@ void stripMine(Candidate &C, DiskPointers &DP, RuntimeABI &ABI, WindowPool &Pool
   B.CreateCondBr(B.CreateICmpEQ(DoneNext, C.Total), C.Exit, Head);
 }
 
+/// Most iterations the inner loop of a nest version may run per entry: the
+/// loops Polly tiles have a small constant bound (the tile size).
+constexpr uint64_t MaxInnerTrips = 1u << 16;
+
+/// Plans the nest version of \p P, whose subloops are the candidates
+/// \p Inner: P runs as compiled (no strip driver in its inner loops) when,
+/// on entering P, the strip windows already hold all the bytes the inner
+/// loops' streams can reach in the whole of P (a bounding box from P's trip
+/// count and each inner loop's constant bound). Polly's tiles run inner
+/// loops of a few dozen iterations, for which the driver cost as much as
+/// the body. Nothing is translated to decide: when the windows do not hold
+/// the boxes yet, P runs with its strip-mined inner loops, whose strips grow
+/// the windows. False (nothing changed) when P does not qualify.
+bool planNest(Loop *P, std::vector<Candidate *> Inner, LoopInfo &LI, DominatorTree &DT, ScalarEvolution &SE,
+              Nest &N) {
+  if (!P->isLoopSimplifyForm() || !P->getExitBlock() || !P->getExitingBlock())
+    return false;
+  for (BasicBlock *BB : P->blocks())
+    for (Instruction &I : *BB)
+      if (isa<InvokeInst>(I) || isa<CallBrInst>(I) || isa<IndirectBrInst>(I) || I.getType()->isTokenTy())
+        return false;
+  const SCEV *BTC = SE.getBackedgeTakenCount(P);
+  if (isa<SCEVCouldNotCompute>(BTC) || !BTC->getType()->isIntegerTy() || !SE.isLoopInvariant(BTC, P))
+    return false;
+  // Each stream's start in P: S0 + p * SP; its inner loop's walk: at most
+  // MaxBTC steps.
+  struct Stream {
+    const SCEV *S0;
+    int64_t SP, SL;
+  };
+  std::vector<Stream> Streams;
+  for (Candidate *C : Inner) {
+    const SCEV *MaxL = SE.getConstantMaxBackedgeTakenCount(C->L);
+    if (!isa<SCEVConstant>(MaxL) || cast<SCEVConstant>(MaxL)->getAPInt().uge(MaxInnerTrips))
+      return false;
+    int64_t MaxBTC = static_cast<int64_t>(cast<SCEVConstant>(MaxL)->getAPInt().getZExtValue());
+    for (Group &G : C->Groups) {
+      const SCEV *S = C->Accesses[G.Lead].Start;
+      if (SE.isLoopInvariant(S, P)) {
+        Streams.push_back({S, 0, MaxBTC * G.Step});
+        continue;
+      }
+      auto *AR = dyn_cast<SCEVAddRecExpr>(S);
+      if (!AR || AR->getLoop() != P || !AR->isAffine())
+        return false;
+      auto *SP = dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE));
+      if (!SP || SP->getAPInt().abs().ugt(1u << 30))
+        return false;
+      Streams.push_back({AR->getStart(), SP->getAPInt().getSExtValue(), MaxBTC * G.Step});
+    }
+  }
+  BasicBlock *PH = P->getLoopPreheader();
+  const DataLayout &DL = PH->getModule()->getDataLayout();
+  SCEVExpander Exp(SE, DL, "iopoly.nest");
+  Instruction *At = PH->getTerminator();
+  Type *I64 = Type::getInt64Ty(PH->getContext());
+  const SCEV *BTC64 = SE.getZeroExtendExpr(BTC, I64);
+  if (!Exp.isSafeToExpandAt(BTC64, At))
+    return false;
+  for (const Stream &St : Streams)
+    if (!Exp.isSafeToExpandAt(St.S0, At))
+      return false;
+  formLCSSA(*P, DT, &LI, &SE);
+  Value *PB = Exp.expandCodeFor(BTC64, I64, At); // P's iterations - 1
+  IRBuilder<> B(At);
+  size_t K = 0;
+  for (Candidate *C : Inner)
+    for (Group &G : C->Groups) {
+      const Stream &St = Streams[K++];
+      Value *S0 = B.CreatePtrToInt(Exp.expandCodeFor(St.S0, C->Accesses[G.Lead].Ptr->getType(), At), I64);
+      // P's span saturates on overflow (the box then holds nothing).
+      Value *Mul = B.CreateBinaryIntrinsic(Intrinsic::umul_with_overflow, PB, B.getInt64(St.SP < 0 ? -St.SP : St.SP));
+      Value *Span = B.CreateSelect(
+          B.CreateExtractValue(Mul, 1), B.getInt64(INT64_MAX / 4),
+          B.CreateBinaryIntrinsic(Intrinsic::umin, B.CreateExtractValue(Mul, 0), B.getInt64(INT64_MAX / 4)));
+      Value *Lo = B.CreateAdd(S0, B.getInt64(std::min<int64_t>(St.SL, 0)));
+      Value *Hi = B.CreateAdd(S0, B.getInt64(std::max<int64_t>(St.SL, 0) + G.Extent));
+      if (St.SP < 0)
+        Lo = B.CreateSub(Lo, Span, "nest.lo");
+      else
+        Hi = B.CreateAdd(Hi, Span, "nest.hi");
+      N.Lo.push_back(Lo);
+      N.Hi.push_back(Hi);
+    }
+  N.P = P;
+  N.PH = PH;
+  N.Exit = P->getExitBlock();
+  N.Exiting = P->getExitingBlock();
+  N.Inner = std::move(Inner);
+  for (Candidate *C : N.Inner)
+    C->Nested = true;
+  return true;
+}
+
+/// Clones the nest \p N: on entering it, if every strip window of its
+/// inner loops holds its box in place (delta 0), the copy runs, whose inner
+/// accesses of those streams are the original ones; otherwise the original,
+/// whose inner loops stripMine then drives. Call before stripMine (it
+/// clones the inner loops as they were).
+void versionNest(Nest &N, DiskPointers &DP, RuntimeABI &ABI, WindowPool &Pool) {
+  Function &F = *N.PH->getParent();
+  ValueToValueMapTy VMap;
+  SmallVector<BasicBlock *, 16> Clones;
+  for (BasicBlock *BB : N.P->blocks()) {
+    BasicBlock *NB = CloneBasicBlock(BB, VMap, ".nest", &F);
+    VMap[BB] = NB;
+    Clones.push_back(NB);
+  }
+  remapInstructionsInBlocks(Clones, VMap);
+  for (auto It = VMap.begin(); It != VMap.end(); ++It)
+    DP.addDerived(It->second, It->first);
+  auto Mapped = [&](Value *V) -> Value * {
+    auto It = VMap.find(V);
+    return It == VMap.end() ? V : static_cast<Value *>(It->second);
+  };
+  // The copy's inner accesses of the planned streams: served in place.
+  for (Candidate *C : N.Inner)
+    for (Group &G : C->Groups)
+      for (size_t K : G.Members) {
+        auto *I = cast<Instruction>(VMap[C->Accesses[K].I]);
+        IRBuilder<> RB(I);
+        Value *InPlace = RB.CreateGEP(RB.getInt8Ty(), Mapped(C->Accesses[K].Ptr), RB.getInt64(0), "nest.real");
+        DP.markLowered(InPlace);
+        I->setOperand(isa<LoadInst>(I) ? LoadInst::getPointerOperandIndex() : StoreInst::getPointerOperandIndex(),
+                      InPlace);
+      }
+  // Both leave to the exit block: its LCSSA phis take the copy's values.
+  auto *CExiting = cast<BasicBlock>(VMap[N.Exiting]);
+  for (PHINode &E : N.Exit->phis())
+    E.addIncoming(Mapped(E.getIncomingValueForBlock(N.Exiting)), CExiting);
+  // The test, in the preheader: each window holds [Lo, Hi) with delta 0.
+  BasicBlock *Header = N.P->getHeader();
+  Instruction *T = N.PH->getTerminator();
+  IRBuilder<> B(T);
+  Value *All = B.getTrue();
+  size_t K = 0;
+  for (Candidate *C : N.Inner)
+    for (Group &G : C->Groups) {
+      Value *W = Pool.strip(B, G.Slot, G.Store);
+      Value *Lo = ABI.loadField(B, W, RuntimeABI::FieldLo, "");
+      Value *Top = B.CreateAdd(ABI.loadField(B, W, RuntimeABI::FieldLimit, ""), B.getInt64(MaxInlineAccess - 1));
+      Value *Delta = ABI.loadField(B, W, RuntimeABI::FieldDelta, "");
+      Value *From = B.CreateSub(N.Lo[K], Lo), *To = B.CreateSub(N.Hi[K], Lo);
+      ++K;
+      // Inside iff lo <= Lo and Hi <= lo + top, in a window that holds something.
+      Value *Holds = B.CreateAnd(B.CreateICmpUGT(Top, B.getInt64(MaxInlineAccess - 1)),
+                                 B.CreateAnd(B.CreateICmpULE(From, To), B.CreateICmpULE(To, Top)));
+      All = B.CreateAnd(All, B.CreateAnd(Holds, B.CreateICmpEQ(Delta, B.getInt64(0))));
+    }
+  B.CreateCondBr(All, cast<BasicBlock>(VMap[Header]), Header);
+  T->eraseFromParent();
+}
+
 } // namespace
 
 StripMineStats stripMineLoops(Function &F, DiskPointers &DP, RuntimeABI &ABI, DominatorTree &DT, LoopInfo &LI,
@@ -532,12 +697,28 @@ StripMineStats stripMineLoops(Function &F, DiskPointers &DP, RuntimeABI &ABI, Do
     }
     Candidates.push_back(std::move(C));
   }
+  // Nest versions: loops all of whose subloops are candidates.
+  MapVector<Loop *, std::vector<Candidate *>> ByParent; // in program order: deterministic output
+  for (Candidate &C : Candidates)
+    if (Loop *P = C.L->getParentLoop())
+      ByParent[P].push_back(&C);
+  std::vector<Nest> Nests;
+  for (auto &KV : ByParent) {
+    if (KV.second.size() != KV.first->getSubLoops().size())
+      continue;
+    Nest N;
+    if (planNest(KV.first, KV.second, LI, DT, SE, N))
+      Nests.push_back(std::move(N));
+  }
   unsigned Reads = 0, Writes = 0;
   assignSlots(Candidates, StripReads, StripWrites, Reads, Writes);
   Pool.reserveStrip(Reads, Writes);
+  for (Nest &N : Nests)
+    versionNest(N, DP, ABI, Pool);
   for (Candidate &C : Candidates) {
     DebugLoc Loc = C.L->getStartLoc();
     BasicBlock *Header = C.Header;
+    bool Nested = C.Nested;
     stripMine(C, DP, ABI, Pool);
     Stats.Loops++;
     Stats.Accesses += C.Accesses.size();
@@ -568,7 +749,8 @@ StripMineStats stripMineLoops(Function &F, DiskPointers &DP, RuntimeABI &ABI, Do
              << "strip-mined loop at stripe boundaries: " << ore::NV("Accesses", NA)
              << (NA == 1 ? " access" : " accesses") << " to " << List << " in " << ore::NV("Streams", NG)
              << (NG == 1 ? " stream " : " streams ") << (NA == 1 ? "is" : "are") << " translated once per strip instead of once per "
-             << "iteration";
+             << "iteration"
+             << (Nested ? "; the enclosing loop runs as compiled while the windows hold every address it reaches" : "");
     });
   }
   return Stats;

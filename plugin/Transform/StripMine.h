@@ -17,7 +17,11 @@
 // carried across strips. Accesses under a guard (Polly's generated loops)
 // take part too: their streams are translated as probes
 // (IOPOLY_TRANSLATE_PROBE), which never stop the program for an address
-// that the guard would not let through.
+// that the guard would not let through. An inner loop with a small
+// constant bound on its trips (a tile) makes the driver cost as much as
+// the body: its enclosing loop then gets a copy that runs as compiled when,
+// on entering it, the windows already hold (in place) the bounding box of
+// every address the inner loop's streams reach there.
 //
 //   preheader -> strip.head: done, carried phis; translate; n = min(room)
 //                  n > 0 ? (deltas 0 ? in-place : rebased) loop, n iterations
