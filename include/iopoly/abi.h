@@ -87,10 +87,12 @@ struct iopoly_site {
 /* With IOPOLY_READ or IOPOLY_WRITE in __iopoly_translate's mode: the
  * address is translated ahead of time and may never be accessed (a strip
  * driver translating a conditional access at the strip's first iteration,
- * where its guard may be false). An address outside every array then
- * leaves the window empty instead of stopping the program; the driver runs
- * that iteration through the checked copy, whose accesses are checked when
- * they really happen. */
+ * where its guard may be false). An address outside every array then does
+ * not stop the program: the window maps, in place, the stretch of the
+ * arena around it that holds no array's bytes (an access that does run
+ * there faults on PROT_NONE pages and is reported as out of bounds); an
+ * access that starts in an array and runs past its end leaves the window
+ * as it was, and the driver runs that iteration through the checked copy. */
 #define IOPOLY_TRANSLATE_PROBE 0x100
 
 /* Slow path: makes \p win map an address range containing [p, p+len) and

@@ -108,33 +108,26 @@ size_t maxRunNeighbours() {
   return Max;
 }
 
-/// Maps the window onto the ordinary memory around \p P (below or above
-/// the arena) so that later accesses there stay on the fast path.
-void *mapOrdinary(iopoly_window *W, uintptr_t P) {
+/// Maps the window onto [Lo, Hi) in place (delta 0) without attaching
+/// anything: ordinary memory, or a stretch of the arena that holds no
+/// array's bytes (a probe's gap; an access that does run there faults on
+/// the arena's PROT_NONE pages and is reported as out of bounds).
+void *mapUnattached(iopoly_window *W, uintptr_t Lo, uintptr_t Hi, uintptr_t P) {
   releaseHeld(W);
   constexpr uintptr_t Slack = IOPOLY_MAX_ACCESS - 1;
-  if (Status S = arenaInit())
-    (void)S; // no arena: all memory is ordinary (base = size = 0)
-  uintptr_t Lo = P < arenaBegin() ? 0 : arenaEnd();
-  uintptr_t Hi = P < arenaBegin() ? arenaBegin() : UINTPTR_MAX;
   W->lo = Lo;
   W->limit = Hi - Lo > Slack ? Hi - Lo - Slack : 0;
   W->delta = 0;
   return reinterpret_cast<void *>(P);
 }
 
-/// Maps the window onto [Lo, Hi), arena addresses that hold no array's
-/// bytes, for a probe (IOPOLY_TRANSLATE_PROBE): a strip whose conditional
-/// access lies there while its guard is false runs on the fast path; if
-/// the access does run, it faults on the arena's PROT_NONE pages and the
-/// fault service reports it as out of bounds.
-void *mapGap(iopoly_window *W, uintptr_t Lo, uintptr_t Hi, uintptr_t P) {
-  releaseHeld(W);
-  constexpr uintptr_t Slack = IOPOLY_MAX_ACCESS - 1;
-  W->lo = Lo;
-  W->limit = Hi - Lo > Slack ? Hi - Lo - Slack : 0;
-  W->delta = 0;
-  return reinterpret_cast<void *>(P);
+/// Maps the window onto the ordinary memory around \p P (below or above
+/// the arena) so that later accesses there stay on the fast path.
+void *mapOrdinary(iopoly_window *W, uintptr_t P) {
+  if (Status S = arenaInit())
+    (void)S; // no arena: all memory is ordinary (base = size = 0)
+  bool Below = P < arenaBegin();
+  return mapUnattached(W, Below ? 0 : arenaEnd(), Below ? arenaBegin() : UINTPTR_MAX, P);
 }
 
 /// The array at \p P, with the offset of [P, P+Len) checked against it.
@@ -283,7 +276,7 @@ void *__iopoly_translate(iopoly_window *W, void *Ptr, size_t Len, int Mode, cons
     // Maybe never accessed: outside every array it must not stop the
     // program (the checked path does if the access really runs).
     if (arenaGap(P, GapLo, GapHi))
-      return mapGap(W, GapLo, GapHi, P);
+      return mapUnattached(W, GapLo, GapHi, P);
     A = arenaLookup(Ptr);
     if (!A || (Off = P - reinterpret_cast<uintptr_t>(A->AllocBase)) + Len > A->Geo.TotalBytes)
       return Ptr; // runs past the array's end
