@@ -12,6 +12,7 @@
 #include "polly/Support/GICHelper.h"
 #include "polly/Support/ISLTools.h"
 
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/GlobalVariable.h"
@@ -213,6 +214,11 @@ void removeCycles(FamilyGraph &G, const isl::union_map &Deps, unsigned MaxSplits
 }
 
 } // namespace
+
+bool diskResidentPointer(const Value *Ptr, std::string *Name) {
+  SmallPtrSet<const Value *, 8> Seen;
+  return diskResidentBase(getUnderlyingObject(Ptr, /*MaxLookup=*/0), Name, Seen);
+}
 
 std::string userArrayName(const polly::ScopArrayInfo *SAI) {
   std::string N;

@@ -31,6 +31,7 @@
 
 namespace llvm {
 class raw_ostream;
+class Value;
 }
 namespace polly {
 class Scop;
@@ -53,6 +54,11 @@ struct DiskArray {
 
 /// Finds the SCoP's disk-resident arrays; "" or why it cannot be tiled.
 std::string findDiskArrays(polly::Scop &S, std::vector<DiskArray> &Out);
+
+/// Whether the memory \p Ptr points to is disk-resident (a pragma's global
+/// or marked pointer, through GEPs, casts, phis and selects); \p Name gets
+/// the pragma's name when known.
+bool diskResidentPointer(const llvm::Value *Ptr, std::string *Name);
 
 /// The user's name of a SCoP array: the pragma's name of a disk-resident
 /// array, else the IR name, else "an array".

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "Polly/PollyPipeline.h"
 #include "Analysis/RankMapping.h"
+#include "Analysis/UnmodelledLoops.h"
 #include "Support/Options.h"
 #include "Transform/CLO.h"
 #include "Transform/DiskReuse.h"
@@ -61,6 +62,12 @@ void keepLoopsForPolly() {
   // give Polly dozens of statements and minutes of dependence analysis;
   // the loops Polly regenerates are unrolled later anyway.
   setDefault("unroll-full-max-count", "0");
+  // Copy and fill loops stay loops: loop-idiom recognition would turn
+  // `A[i][j] = B[i][j]` into a memcpy of a row, a byte-typed access Polly
+  // cannot relate to the array's doubles, and the whole nest around it
+  // (a time-stepped stencil's copy-back) is dismissed ("Inbounds
+  // assumption: false"). The vectorizer still makes them fast loops.
+  setDefault("disable-loop-idiom-all", "true");
 }
 
 /// Polly's own clean-up of scalar dependences, as in its default pipeline:
@@ -77,6 +84,7 @@ static void addScalarCleanup(polly::ScopPassManager &SPM) {
 void addScopPipeline(FunctionPassManager &FPM, ScopTransform T) {
   FPM.addPass(FoldMarkersPass());
   FPM.addPass(polly::CodePreparationPass());
+  FPM.addPass(UnmodelledLoopsPass()); // remarks: loops no SCoP holds, and why
   polly::ScopPassManager SPM;
   addScalarCleanup(SPM);
   switch (T) {

@@ -35,7 +35,9 @@ void configurePolly();
 bool pollyOutlinesParallelLoops();
 
 /// In the clang pipeline of a Polly mode: no full loop unrolling, which
-/// multiplies a SCoP's statements before Polly sees it.
+/// multiplies a SCoP's statements before Polly sees it, and no memcpy or
+/// memset made of copy and fill loops, which Polly cannot model beside the
+/// array's element accesses.
 void keepLoopsForPolly();
 
 /// -fplugin-arg-iopoly-mpi=on: no load PRE in GVN, which turns the loads of

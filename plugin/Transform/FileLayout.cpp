@@ -20,6 +20,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/ReplaceConstant.h"
 #include "llvm/Support/Debug.h"
@@ -71,6 +72,9 @@ bool formOf(Type *T, ArrayForm &F) {
 }
 
 std::string describeUse(const User *U) {
+  if (auto *M = dyn_cast<MemIntrinsic>(U))
+    return std::string("a ") + (isa<MemSetInst>(M) ? "memset" : isa<MemMoveInst>(M) ? "memmove" : "memcpy") +
+           " copies its bytes in row-major order";
   if (auto *CB = dyn_cast<CallBase>(U)) {
     const Function *Callee = CB->getCalledFunction();
     return Callee ? "its address is passed to function '" + Callee->getName().str() +
