@@ -252,7 +252,8 @@ std::string findDiskArrays(polly::Scop &S, std::vector<DiskArray> &Out) {
     for (unsigned D = N; D-- > 1;) {
       auto *C = dyn_cast_or_null<SCEVConstant>(SAI->getDimensionSize(D));
       if (!C)
-        return "array '" + A.Name + "' has a dimension whose size is only known at run time";
+        return "array '" + A.Name + "' has a dimension whose size is only known at run time (the data tiles "
+               "and the cost model need its row length at compile time; mode=clo tiles such loops without them)";
       A.Stride[D - 1] = A.Stride[D] * C->getAPInt().getZExtValue();
     }
     isl::space Space = SAI->getSpace();

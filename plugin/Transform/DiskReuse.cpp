@@ -173,13 +173,18 @@ struct SCoPPlan {
   std::vector<RegionTiling> Regions; ///< one per region
   std::vector<bool> Planned;         ///< the region is tiled
   std::string Why;                   ///< nothing planned: why
+  bool Blocked = false;              ///< disk-resident arrays that could not be analysed
 };
 
 SCoPPlan planScop(polly::Scop &S, const isl::union_map &Deps, bool Whole) {
   SCoPPlan P;
   P.Why = findDiskArrays(S, P.Arrays);
-  if (!P.Why.empty())
+  if (!P.Why.empty()) {
+    // A missed chance, not "nothing to gain", when the SCoP has any.
+    for (const polly::ScopArrayInfo *SAI : S.arrays())
+      P.Blocked |= SAI->isArrayKind() && diskResidentPointer(SAI->getBasePtr(), nullptr);
     return P;
+  }
   P.Opts = tilingOptions(P.Arrays);
   bool Any = false;
   for (const isl::union_set &Region : regionsOf(S, Whole)) {
@@ -333,7 +338,7 @@ PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager 
     bool Blocked = false;
     for (const RegionTiling &R : P.Regions)
       Blocked |= R.Blocked;
-    if (Blocked || (P.Regions.empty() && P.Arrays.size()))
+    if (Blocked || P.Blocked || (P.Regions.empty() && P.Arrays.size()))
       return Missed(Loc, P.Why);
     return NoGain(Loc, P.Why);
   }
