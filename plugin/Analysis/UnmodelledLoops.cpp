@@ -82,6 +82,28 @@ template <typename BlockRange> std::string memIntrinsicHint(BlockRange Blocks) {
   return "";
 }
 
+/// The C library's output functions: loops that print an array are not
+/// loops anyone wants reordered.
+bool writesOutput(StringRef Callee) {
+  static const char *const Names[] = {"printf", "fprintf", "vprintf", "vfprintf", "puts", "fputs", "putc",
+                                      "fputc",  "putchar", "fwrite",  "write",    "fflush"};
+  for (const char *N : Names)
+    if (Callee == N)
+      return true;
+  return false;
+}
+
+/// libm functions clang treats as pure (intrinsics) under -fno-math-errno.
+bool mathErrnoFunction(StringRef Callee) {
+  static const char *const Names[] = {"sqrt", "exp", "exp2", "log", "log2", "log10", "pow", "sin",
+                                      "cos",  "tan", "fma",  "cbrt", "hypot", "fmod"};
+  StringRef Base = Callee.ends_with("f") || Callee.ends_with("l") ? Callee.drop_back() : Callee;
+  for (const char *N : Names)
+    if (Callee == N || Base == N)
+      return true;
+  return false;
+}
+
 /// The called function of the call \p R reports, found by its location.
 std::string calleeOf(const RejectReason &R) {
   auto *BB = dyn_cast_or_null<BasicBlock>(const_cast<Value *>(R.getRemarkBB()));
@@ -132,6 +154,9 @@ std::string explain(const RejectReason &R) {
     return "the loop" + Where + " can leave early (a break, return or goto)";
   case RejectReasonKind::FuncCall: {
     std::string Callee = calleeOf(R);
+    if (Callee.size() > 2 && mathErrnoFunction(StringRef(Callee).drop_front().drop_back()))
+      return "they call " + Callee + Where + ", which may set errno (-fno-math-errno makes it a pure function "
+             "Polly can model)";
     return "they call " + (Callee.empty() ? std::string("a function") : Callee) + Where +
            ", whose effect on memory Polly cannot see (inline it, or make it pure)";
   }
@@ -159,8 +184,9 @@ DebugLoc firstLocation(const Region &R) {
   return DebugLoc();
 }
 
-/// Why the disk-resident access \p I of nest \p L is in no SCoP.
-std::string whyUnmodelled(Instruction &I, const Loop &L, polly::ScopDetection &SD, RegionInfo &RI) {
+/// Why the disk-resident access \p I of nest \p L is in no SCoP; \p Output
+/// is set when the reason is a call that prints.
+std::string whyUnmodelled(Instruction &I, const Loop &L, polly::ScopDetection &SD, RegionInfo &RI, bool &Output) {
   // Polly's log of the regions around the access, innermost first; a
   // reason inside the nest before one elsewhere in a larger region.
   const RejectReason *Inside = nullptr, *Any = nullptr;
@@ -181,8 +207,13 @@ std::string whyUnmodelled(Instruction &I, const Loop &L, polly::ScopDetection &S
     }
   }
   std::string Hint = memIntrinsicHint(L.blocks());
-  if (const RejectReason *R = Inside ? Inside : Any)
+  if (const RejectReason *R = Inside ? Inside : Any) {
+    std::string Callee = R->getKind() == RejectReasonKind::FuncCall ? calleeOf(*R) : "";
+    Output = Callee.size() > 2 && writesOutput(StringRef(Callee).drop_front().drop_back());
+    if (Output)
+      return "they write output with " + Callee + at(R->getDebugLoc());
     return "Polly cannot model them: " + explain(*R) + (Hint.empty() ? "" : "; " + Hint);
+  }
   // A region Polly detected but dropped when it built the model: one
   // access anywhere in it (often a memcpy in another loop nest) can
   // condemn every loop of the region.
@@ -238,12 +269,15 @@ PreservedAnalyses UnmodelledLoopsPass::run(Function &F, FunctionAnalysisManager 
     DebugLoc Loc = L->getStartLoc();
     if (!Once.first("UnmodelledLoops", Loc, &F))
       continue;
-    std::string Why = whyUnmodelled(*Orphan, *L, SD, RI);
-    std::string Array = diskArrayOf(*Orphan);
-    ORE.emit([&] {
-      return OptimizationRemarkMissed(DEBUG_TYPE, "UnmodelledLoops", Loc, L->getHeader())
-             << modeName() << " leaves the loops here in their order (they access " << Array << "): " << Why;
-    });
+    bool Output = false;
+    std::string Why = whyUnmodelled(*Orphan, *L, SD, RI, Output);
+    std::string Text =
+        std::string(modeName()) + " leaves the loops here in their order (they access " + diskArrayOf(*Orphan) + "): " + Why;
+    // Printing an array is not a missed optimization.
+    if (Output)
+      ORE.emit(OptimizationRemarkAnalysis(DEBUG_TYPE, "UnmodelledLoops", Loc, L->getHeader()) << Text);
+    else
+      ORE.emit(OptimizationRemarkMissed(DEBUG_TYPE, "UnmodelledLoops", Loc, L->getHeader()) << Text);
   }
   return PreservedAnalyses::all();
 }

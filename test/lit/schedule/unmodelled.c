@@ -6,8 +6,12 @@
 // RUN:   | FileCheck %s --check-prefixes=CHECK,WP
 // RUN: %clang_iopoly -O2 -fplugin-arg-iopoly-mode=clo -Rpass-missed=iopoly -c %s -o /dev/null 2>&1 \
 // RUN:   | FileCheck %s --check-prefixes=CHECK,CLO
-// RUN: %iopoly_clang -O2 -fplugin-arg-iopoly-mode=off %s -o %t.off
-// RUN: %iopoly_clang -O2 -fplugin-arg-iopoly-mode=dro-wp %s -o %t.wp
+// RUN: %clang_iopoly -O2 -fplugin-arg-iopoly-mode=dro-wp -Rpass-analysis=iopoly -c %s -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=ANALYSIS
+// RUN: %clang_iopoly -O2 -fno-math-errno -fplugin-arg-iopoly-mode=dro-wp -Rpass-missed=iopoly -c %s -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=NOERRNO
+// RUN: %iopoly_clang -O2 -fplugin-arg-iopoly-mode=off %s -lm -o %t.off
+// RUN: %iopoly_clang -O2 -fplugin-arg-iopoly-mode=dro-wp %s -lm -o %t.wp
 // RUN: rm -rf %t.data && mkdir -p %t.data && %t.off > %t.off.out
 // RUN: rm -rf %t.data && mkdir -p %t.data && %iopoly_run IOPOLY_THRASH=0 %t.wp > %t.wp.out
 // RUN: cmp %t.off.out %t.wp.out
@@ -15,6 +19,7 @@
 // UBSan's checks (the sanitizer builds) are calls: the reasons differ there.
 // UNSUPPORTED: sanitize
 #include <stdio.h>
+#include <math.h>
 #include <string.h>
 #define N 128
 double A[N][N], B[N][N];
@@ -52,6 +57,22 @@ __attribute__((noinline)) void scale_until_negative(void) {
       B[i][j] *= 2;
   }
 }
+
+// sqrt may set errno: a call, unless -fno-math-errno makes it pure.
+// CHECK: unmodelled.c:[[@LINE+3]]:3: remark: {{.*}} leaves the loops here in their order (they access 'B'): Polly cannot model them: they call 'sqrt' at line [[@LINE+5]], which may set errno (-fno-math-errno makes it a pure function Polly can model)
+// NOERRNO-NOT: line [[@LINE+4]]
+__attribute__((noinline)) void roots(void) {
+  for (int i = 0; i < N; ++i)
+    for (int j = 0; j < N; ++j)
+      B[i][j] = sqrt(B[i][j] + 1.0);
+}
+
+// Printing an array is no missed optimization: an analysis remark.
+// ANALYSIS: unmodelled.c:[[@LINE+2]]:3: remark: dro-wp leaves the loops here in their order (they access 'A'): they write output with 'printf' at line [[@LINE+3]] [-Rpass-analysis=iopoly]
+__attribute__((noinline)) void dump(void) {
+  for (int i = 0; i < N; i += 17)
+    printf("%g\n", A[i][i]);
+}
 // CHECK-NOT: leaves the loops here
 
 double opaque(double x) {
@@ -66,6 +87,8 @@ int main(void) {
   smooth(3);
   apply();
   scale_until_negative();
+  roots();
+  dump();
   double S = 0;
   for (int i = 0; i < N; ++i)
     for (int j = 0; j < N; ++j)
