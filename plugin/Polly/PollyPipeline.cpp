@@ -10,6 +10,7 @@
 #include "Transform/CLO.h"
 #include "Transform/DiskReuse.h"
 #include "Transform/DistributeLoops.h"
+#include "Transform/ExpandDiskCopies.h"
 #include "Transform/FoldMarkers.h"
 
 #include "polly/CodeGen/CodeGeneration.h"
@@ -83,6 +84,7 @@ static void addScalarCleanup(polly::ScopPassManager &SPM) {
 
 void addScopPipeline(FunctionPassManager &FPM, ScopTransform T) {
   FPM.addPass(FoldMarkersPass());
+  FPM.addPass(ExpandDiskCopiesPass()); // memcpy/memset on disk arrays: element loops Polly models
   FPM.addPass(polly::CodePreparationPass());
   FPM.addPass(UnmodelledLoopsPass()); // remarks: loops no SCoP holds, and why
   polly::ScopPassManager SPM;
@@ -104,6 +106,7 @@ void addScopPipeline(FunctionPassManager &FPM, ScopTransform T) {
 
 void addMappingPipeline(FunctionPassManager &FPM) {
   FPM.addPass(FoldMarkersPass());
+  FPM.addPass(ExpandDiskCopiesPass());
   FPM.addPass(polly::CodePreparationPass());
   polly::ScopPassManager SPM;
   addScalarCleanup(SPM);

@@ -1,6 +1,6 @@
 // Loops over disk-resident arrays that Polly cannot model keep their order
 // in every Polly mode; a -Rpass-missed=iopoly remark per loop nest says why
-// in the terms of the source (a memcpy, a call, an early exit), and the
+// in the terms of the source (a memmove, a call, an early exit), and the
 // program's results do not change.
 // RUN: %clang_iopoly -O2 -fplugin-arg-iopoly-mode=dro-wp -Rpass-missed=iopoly -c %s -o /dev/null 2>&1 \
 // RUN:   | FileCheck %s --check-prefixes=CHECK,WP
@@ -25,8 +25,9 @@
 double A[N][N], B[N][N];
 #pragma iopoly disk_resident(A, B)
 
-// The copy-back is an explicit memcpy: Polly drops the whole time loop.
-// WP: unmodelled.c:[[@LINE+3]]:3: remark: dro-wp leaves the loops here in their order (they access 'A'): Polly built a model of them but dropped it: {{.*}}; a memcpy on 'A' at line [[@LINE+8]] accesses it as bytes, which Polly cannot relate to its elements: write it as a loop
+// A memmove within a row (its source and destination overlap; a memcpy
+// would become a loop of elements): Polly drops the whole time loop.
+// WP: unmodelled.c:[[@LINE+3]]:3: remark: dro-wp leaves the loops here in their order (they access 'A'): Polly built a model of them but dropped it: {{.*}}; a memmove on 'A' at line [[@LINE+8]] accesses it as bytes, which Polly cannot relate to its elements: write it as a loop
 // CLO: unmodelled.c:[[@LINE+2]]:3: remark: clo leaves the loops here in their order
 __attribute__((noinline)) void smooth(int T) {
   for (int t = 0; t < T; ++t) {
@@ -34,7 +35,7 @@ __attribute__((noinline)) void smooth(int T) {
       for (int j = 1; j < N - 1; ++j)
         B[i][j] = 0.25 * (A[i - 1][j] + A[i + 1][j] + A[i][j - 1] + A[i][j + 1]);
     for (int i = 1; i < N - 1; ++i)
-      memcpy(&A[i][1], &B[i][1], (N - 2) * sizeof(double));
+      memmove(&A[i][0], &A[i][1], (N - 1) * sizeof(double)); // shift row i left
   }
 }
 
