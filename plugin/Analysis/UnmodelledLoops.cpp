@@ -13,6 +13,7 @@
 #include "polly/ScopInfo.h"
 
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/RegionInfo.h"
@@ -82,26 +83,24 @@ template <typename BlockRange> std::string memIntrinsicHint(BlockRange Blocks) {
   return "";
 }
 
+bool oneOf(StringRef Name, ArrayRef<const char *> Names) {
+  return llvm::is_contained(Names, Name);
+}
+
 /// The C library's output functions: loops that print an array are not
 /// loops anyone wants reordered.
 bool writesOutput(StringRef Callee) {
-  static const char *const Names[] = {"printf", "fprintf", "vprintf", "vfprintf", "puts", "fputs", "putc",
-                                      "fputc",  "putchar", "fwrite",  "write",    "fflush"};
-  for (const char *N : Names)
-    if (Callee == N)
-      return true;
-  return false;
+  return oneOf(Callee, {"printf", "fprintf", "vprintf", "vfprintf", "puts", "fputs", "putc", "fputc", "putchar",
+                        "fwrite", "write", "fflush"});
 }
 
-/// libm functions clang treats as pure (intrinsics) under -fno-math-errno.
+/// libm functions clang treats as pure (intrinsics) under -fno-math-errno
+/// (also their float and long double forms).
 bool mathErrnoFunction(StringRef Callee) {
-  static const char *const Names[] = {"sqrt", "exp", "exp2", "log", "log2", "log10", "pow", "sin",
-                                      "cos",  "tan", "fma",  "cbrt", "hypot", "fmod"};
+  static const char *const Names[] = {"sqrt", "exp", "exp2", "log", "log2",  "log10", "pow",
+                                      "sin",  "cos", "tan",  "fma", "cbrt", "hypot", "fmod"};
   StringRef Base = Callee.ends_with("f") || Callee.ends_with("l") ? Callee.drop_back() : Callee;
-  for (const char *N : Names)
-    if (Callee == N || Base == N)
-      return true;
-  return false;
+  return oneOf(Callee, Names) || oneOf(Base, Names);
 }
 
 /// The called function of the call \p R reports, found by its location.
