@@ -18,6 +18,8 @@
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/RegionInfo.h"
 #include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DiagnosticHandler.h"
+#include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 
@@ -30,19 +32,6 @@ using polly::RejectReasonKind;
 namespace iopoly {
 
 namespace {
-
-const char *modeName() {
-  switch (mode()) {
-  case Mode::CLO:
-    return "clo";
-  case Mode::DroL:
-    return "dro-l";
-  case Mode::DroWP:
-    return "dro-wp";
-  default:
-    return "this mode";
-  }
-}
 
 std::string at(const DebugLoc &Loc) {
   return Loc ? " at line " + std::to_string(Loc.getLine()) : std::string();
@@ -233,6 +222,9 @@ std::string whyUnmodelled(Instruction &I, const Loop &L, polly::ScopDetection &S
 } // namespace
 
 PreservedAnalyses UnmodelledLoopsPass::run(Function &F, FunctionAnalysisManager &FAM) {
+  // Remarks only: no work unless iopoly's remarks are asked for.
+  if (!F.getContext().getLLVMRemarkStreamer() && !F.getContext().getDiagHandlerPtr()->isAnyRemarkEnabled(DEBUG_TYPE))
+    return PreservedAnalyses::all();
   LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
   if (LI.empty())
     return PreservedAnalyses::all();
@@ -271,7 +263,7 @@ PreservedAnalyses UnmodelledLoopsPass::run(Function &F, FunctionAnalysisManager 
     bool Output = false;
     std::string Why = whyUnmodelled(*Orphan, *L, SD, RI, Output);
     std::string Text =
-        std::string(modeName()) + " leaves the loops here in their order (they access " + diskArrayOf(*Orphan) + "): " + Why;
+        modeName().str() + " leaves the loops here in their order (they access " + diskArrayOf(*Orphan) + "): " + Why;
     // Printing an array is not a missed optimization.
     if (Output)
       ORE.emit(OptimizationRemarkAnalysis(DEBUG_TYPE, "UnmodelledLoops", Loc, L->getHeader()) << Text);

@@ -228,6 +228,14 @@ bool requestedLayout(StringRef Name, SmallVectorImpl<unsigned> &Perm) {
 }
 
 Mode mode() { return ModeOpt; }
+
+StringRef modeName() {
+  const auto &P = ModeOpt.getParser();
+  for (unsigned K = 0; K < P.getNumOptions(); ++K)
+    if (static_cast<const cl::OptionValue<Mode> &>(P.getOptionValue(K)).getValue() == mode())
+      return P.getOption(K);
+  return "";
+}
 bool debugReverseOrder() { return ReverseOrderOpt; }
 bool printTiling() { return PrintTilingOpt; }
 unsigned maxSets() { return MaxSetsOpt ? MaxSetsOpt : 1; }

@@ -24,6 +24,8 @@ enum class Mode { Off, Lower, CLO, DroL, DroWP };
 
 /// -iopoly-mode: what the plugin does to disk-resident arrays.
 Mode mode();
+/// The -iopoly-mode value as the user spells it (`dro-wp`), for remarks.
+llvm::StringRef modeName();
 /// Striping the compiler assumes (bytes, disks); errors are reported once
 /// through \p Error and defaults used.
 uint64_t assumedStripe(std::string *Error = nullptr);

@@ -69,9 +69,11 @@ bool multipleOf(ScalarEvolution &SE, const Value *V, const Value *Base, uint64_t
   return SE.getMinTrailingZeros(S) >= Log2_64(Size);
 }
 
-/// Replaces \p M by a loop over \p Count elements of type \p T:
-/// guard -> preheader -> body (one block, rotated) -> exit.
-void expand(MemIntrinsic *M, Type *T, Value *Count, Value *SetValue) {
+/// Replaces \p M by a loop over \p Count elements of type \p T (an integer
+/// of the arrays' element size: copies bits exactly, and Polly only
+/// compares element sizes): guard -> preheader -> body (one block,
+/// rotated) -> exit.
+void expand(MemIntrinsic *M, IntegerType *T, Value *Count, Value *SetValue) {
   LLVMContext &Ctx = M->getContext();
   Function *F = M->getFunction();
   BasicBlock *Guard = M->getParent();
@@ -92,12 +94,12 @@ void expand(MemIntrinsic *M, Type *T, Value *Count, Value *SetValue) {
   B.SetInsertPoint(Body);
   PHINode *K = B.CreatePHI(IdxTy, 2, "copy.k");
   K->addIncoming(ConstantInt::get(IdxTy, 0), Pre);
+  uint64_t Size = T->getBitWidth() / 8;
   Value *Dst = B.CreateInBoundsGEP(T, M->getDest(), K);
-  Align A = commonAlignment(M->getDestAlign().valueOrOne(), M->getModule()->getDataLayout().getTypeStoreSize(T));
+  Align A = commonAlignment(M->getDestAlign().valueOrOne(), Size);
   if (auto *C = dyn_cast<MemTransferInst>(M)) {
     Value *Src = B.CreateInBoundsGEP(T, C->getSource(), K);
-    Align SA = commonAlignment(C->getSourceAlign().valueOrOne(), M->getModule()->getDataLayout().getTypeStoreSize(T));
-    B.CreateAlignedStore(B.CreateAlignedLoad(T, Src, SA), Dst, A);
+    B.CreateAlignedStore(B.CreateAlignedLoad(T, Src, commonAlignment(C->getSourceAlign().valueOrOne(), Size)), Dst, A);
   } else {
     B.CreateAlignedStore(SetValue, Dst, A);
   }
@@ -112,14 +114,11 @@ void expand(MemIntrinsic *M, Type *T, Value *Count, Value *SetValue) {
 
 /// The value a memset of byte \p Byte stores into each element of type \p T
 /// (null unless the byte is a constant).
-Value *splat(Value *Byte, Type *T, const DataLayout &DL) {
+Value *splat(Value *Byte, IntegerType *T) {
   auto *C = dyn_cast<ConstantInt>(Byte);
   if (!C)
     return nullptr;
-  unsigned Bits = static_cast<unsigned>(DL.getTypeStoreSizeInBits(T));
-  APInt V = APInt::getSplat(Bits, C->getValue().zextOrTrunc(8));
-  Constant *Int = ConstantInt::get(T->getContext(), V);
-  return T->isIntegerTy() ? Int : ConstantExpr::getBitCast(Int, T);
+  return ConstantInt::get(T, APInt::getSplat(T->getBitWidth(), C->getValue().zextOrTrunc(8)));
 }
 
 } // namespace
@@ -139,7 +138,7 @@ PreservedAnalyses ExpandDiskCopiesPass::run(Function &F, FunctionAnalysisManager
   ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
   struct Plan {
     MemIntrinsic *M;
-    Type *T;
+    IntegerType *T;
     Value *Set;
   };
   SmallVector<Plan, 8> Plans;
@@ -148,26 +147,26 @@ PreservedAnalyses ExpandDiskCopiesPass::run(Function &F, FunctionAnalysisManager
     SmallVector<const Value *, 2> Ptrs{M->getDest()};
     if (auto *C = dyn_cast<MemTransferInst>(M))
       Ptrs.push_back(C->getSource());
-    Type *T = nullptr;
+    uint64_t Size = 0;
     bool Ok = true;
     for (const Value *P : Ptrs) {
       auto It = Types.find(getUnderlyingObject(P, /*MaxLookup=*/0));
       if (It == Types.end())
         continue; // no other access: any element size agrees
-      if (!usable(It->second, DL) || (T && DL.getTypeStoreSize(T) != DL.getTypeStoreSize(It->second)))
+      if (!usable(It->second, DL) || (Size && Size != DL.getTypeStoreSize(It->second)))
         Ok = false;
-      else if (!T)
-        T = It->second;
+      else
+        Size = DL.getTypeStoreSize(It->second);
     }
-    if (!Ok || !T)
+    if (!Ok || !Size)
       continue;
-    uint64_t Size = DL.getTypeStoreSize(T);
     for (const Value *P : Ptrs)
       Ok &= multipleOf(SE, P, getUnderlyingObject(P, 0), Size);
     Ok &= multipleOf(SE, M->getLength(), nullptr, Size);
+    IntegerType *T = IntegerType::get(F.getContext(), static_cast<unsigned>(Size * 8));
     Value *Set = nullptr;
     if (auto *S = dyn_cast<MemSetInst>(M)) {
-      Set = splat(S->getValue(), T, DL);
+      Set = splat(S->getValue(), T);
       Ok &= Set != nullptr;
     }
     if (Ok)
@@ -178,7 +177,7 @@ PreservedAnalyses ExpandDiskCopiesPass::run(Function &F, FunctionAnalysisManager
   for (Plan &P : Plans) {
     IRBuilder<> B(P.M);
     Value *Len = P.M->getLength();
-    Value *Count = B.CreateLShr(Len, Log2_64(DL.getTypeStoreSize(P.T)), "copy.n", /*isExact=*/true);
+    Value *Count = B.CreateLShr(Len, Log2_64(P.T->getBitWidth() / 8), "copy.n", /*isExact=*/true);
     expand(P.M, P.T, Count, P.Set);
     ++NumExpanded;
   }
