@@ -57,15 +57,16 @@ private:
   static constexpr uint32_t None = ~0u;
 
   /// A disk request for \p Key: sequential when it continues its disk's
-  /// last request (the array's stripe one round of disks before). The
-  /// program waits for a fetch; a write-back goes to the disk's queue
-  /// without the program waiting, so it costs what a sequential request
-  /// does (it still moves the disk away from the next fetch).
-  void request(uint64_t Key, bool WriteBack = false) {
+  /// last request (the array's stripe one round of disks before). A
+  /// write-back is priced as a fetch is: the program does not wait for it,
+  /// but the fetches queued behind it on its disk do, and a write that
+  /// does not continue the disk's last request costs a seek (two arrays
+  /// written in step are written back in turn, each one a seek).
+  void request(uint64_t Key) {
     uint64_t Stripe = Key & ((1ULL << 48) - 1);
     uint64_t &Last = LastOnDisk[Stripe % LastOnDisk.size()];
     bool Sequential = Last != ~0ULL && Last + LastOnDisk.size() == Key;
-    Spent += Sequential || WriteBack ? Cost.Sequential : Cost.Random;
+    Spent += Sequential ? Cost.Sequential : Cost.Random;
     Last = Key;
   }
 
@@ -101,7 +102,7 @@ private:
     uint32_t N = TailN;
     unlink(N);
     if (Nodes[N].Dirty)
-      request(Nodes[N].Key, /*WriteBack=*/true);
+      request(Nodes[N].Key);
     Index.erase(Nodes[N].Key);
     Free.push_back(N);
   }

@@ -163,9 +163,18 @@ TEST(TileReplay, SequentialRequestsCostLess) {
   C.Random = 10;
   C.Sequential = 1;
   C.Disks = 4;
-  // 84 write-backs: the program does not wait for them (each costs a
-  // sequential request).
-  EXPECT_DOUBLE_EQ(replayModel(Tab, 0, S, 16, C).Cost, 84);
+  // 84 write-backs in the order of the stripes: the first of each disk
+  // random, the rest sequential.
+  EXPECT_DOUBLE_EQ(replayModel(Tab, 0, S, 16, C).Cost, 4 * 10 + 80 * 1);
+  // Two arrays written in step (an initialisation of both in one loop):
+  // each disk alternates between their files, every write-back a seek.
+  Table Two;
+  Two.version();
+  Two.band(0, {100});
+  for (uint16_t A = 0; A < 2; ++A)
+    Two.term(A, 0, {static_cast<int64_t>(S)}, 1, S, 0, 100 * S, /*Writes=*/true, /*Reads=*/false);
+  iopoly_tile_table TwoTab = Two.table();
+  EXPECT_DOUBLE_EQ(replayModel(TwoTab, 0, S, 16, C).Cost, 184 * 10);
   // Reads of every stripe: the first of each disk random, the rest
   // sequential.
   Table R;
