@@ -148,13 +148,34 @@ struct Placed {
   double All = 0, Outside = 0;
 };
 
+/// Whether the tile at \p Coord touches what term \p T describes.
+bool appliesAt(const iopoly_band_term &T, const uint64_t *Coord, uint32_t Dims) {
+  for (uint32_t D = 0; D < Dims; ++D)
+    if (T.upto[D] && (Coord[D] < T.from[D] || Coord[D] >= T.upto[D]))
+      return false;
+  return true;
+}
+
+/// One stripe a tile touches, and where in the walk of its term it comes.
+struct Touch {
+  double At; ///< position in its term's walk, from 0 to 1
+  uint64_t Key;
+  bool Write, Read;
+};
+
 void touchTile(Lru &L, const iopoly_band_term *Terms, uint32_t First, uint32_t Last, const uint64_t *Coord,
-               uint32_t Dims, uint64_t Stripe, Placed &P) {
-  // The order of accesses inside a tile is not known: what a tile only
-  // writes (an initialisation fused with its use) is taken to come first.
-  for (int WriteOnly = 1; WriteOnly >= 0; --WriteOnly)
+               uint32_t Dims, uint64_t Stripe, Placed &P, std::vector<Touch> &Walk) {
+  // What a tile only writes (an initialisation fused with its use) is
+  // taken to come first. Otherwise the loops inside a tile walk its arrays
+  // together: the stripes of its terms are requested in turn, each term's
+  // in its own order, as far along as the others (two rows read in step
+  // alternate between their files on each disk).
+  for (int WriteOnly = 1; WriteOnly >= 0; --WriteOnly) {
+    Walk.clear();
     for (uint32_t K = First; K < Last; ++K) {
       const iopoly_band_term &T = Terms[K];
+      if (!appliesAt(T, Coord, Dims))
+        continue;
       bool Write = T.flags & IOPOLY_BAND_TERM_WRITES;
       bool Read = T.flags & IOPOLY_BAND_TERM_READS;
       if ((Write && !Read) != static_cast<bool>(WriteOnly))
@@ -163,6 +184,7 @@ void touchTile(Lru &L, const iopoly_band_term *Terms, uint32_t First, uint32_t L
       for (uint32_t D = 0; D < Dims; ++D)
         Start += T.step[D] * static_cast<int64_t>(Coord[D]);
       uint64_t Key = static_cast<uint64_t>(T.array) << 48;
+      size_t Begin = Walk.size();
       for (uint64_t O = 0; O < T.outer; ++O)
         for (uint64_t I = 0; I < T.inner; ++I) {
           int64_t Lo = Start + static_cast<int64_t>(O * T.outer_pitch + I * T.inner_pitch);
@@ -176,10 +198,29 @@ void touchTile(Lru &L, const iopoly_band_term *Terms, uint32_t First, uint32_t L
           if (Lo > Hi)
             continue;
           for (uint64_t S = static_cast<uint64_t>(Lo) / Stripe; S <= static_cast<uint64_t>(Hi) / Stripe; ++S)
-            L.touch(Key | S, Write, Read);
+            Walk.push_back({0, Key | S, Write, Read});
         }
+      double N = static_cast<double>(Walk.size() - Begin);
+      for (size_t J = Begin; J < Walk.size(); ++J)
+        Walk[J].At = (static_cast<double>(J - Begin) + 0.5) / N;
     }
+    std::stable_sort(Walk.begin(), Walk.end(), [](const Touch &A, const Touch &B) { return A.At < B.At; });
+    for (const Touch &X : Walk)
+      L.touch(X.Key, X.Write, X.Read);
+  }
 }
+
+/// Whether some of the terms [First, Last) apply to some tiles only along
+/// dimension \p D.
+bool restrictedAlong(const iopoly_band_term *Terms, uint32_t First, uint32_t Last, uint32_t D) {
+  for (uint32_t K = First; K < Last; ++K)
+    if (Terms[K].upto[D])
+      return true;
+  return false;
+}
+
+/// Longest sequence of statements the sampling of a large nest keeps whole.
+constexpr uint64_t MaxWholeSequence = 16;
 
 /// The band terms [First, Last) of band B.
 struct BandSpan {
@@ -208,6 +249,12 @@ void replayBand(Lru &L, const iopoly_tile_table &T, const BandSpan &S, uint64_t 
     uint64_t Fit = Budget / (Inner ? Inner : 1);
     if (Fit >= Limit[D])
       break;
+    // A sequence of statements (a short dimension some terms apply to at
+    // some positions only) is replayed whole: its first position alone
+    // would stand for statements it does not run. The loops inside it are
+    // cut instead.
+    if (Limit[D] <= MaxWholeSequence && restrictedAlong(T.band_terms, S.First, S.Last, D))
+      continue;
     uint64_t Keep = Fit ? Fit : 1;
     Share *= static_cast<double>(Keep) / static_cast<double>(Limit[D]);
     Limit[D] = Keep;
@@ -216,8 +263,9 @@ void replayBand(Lru &L, const iopoly_tile_table &T, const BandSpan &S, uint64_t 
   uint64_t Before = L.Misses;
   double Spent = L.Spent;
   uint64_t Coord[IOPOLY_BAND_MAX_DIMS] = {0, 0, 0, 0, 0, 0, 0, 0};
+  std::vector<Touch> Walk;
   for (;;) {
-    touchTile(L, T.band_terms, S.First, S.Last, Coord, Dims, Stripe, P);
+    touchTile(L, T.band_terms, S.First, S.Last, Coord, Dims, Stripe, P, Walk);
     // Next tile, lexicographically.
     uint32_t D = Dims;
     while (D > 0 && ++Coord[D - 1] == Limit[D - 1])

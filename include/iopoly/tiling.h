@@ -89,10 +89,15 @@ struct iopoly_band {
 /** Where one tile of a band touches one array. The tile at coordinates t
  *  (0 <= t[d] < count[d]) touches outer x inner runs of `run` bytes: run
  *  (o, i) starts at byte base + sum(step[d] * t[d]) + o * outer_pitch +
- *  i * inner_pitch of the array, clamped to [0, bytes). */
+ *  i * inner_pitch of the array, clamped to [0, bytes). Only the tiles
+ *  with from[d] <= t[d] < upto[d] in every dimension whose upto[d] is not
+ *  0 touch it: the statements of a nest that run at some positions of its
+ *  sequence only, or over part of a loop. */
 struct iopoly_band_term {
   int64_t base;
   int64_t step[IOPOLY_BAND_MAX_DIMS];
+  uint64_t from[IOPOLY_BAND_MAX_DIMS];
+  uint64_t upto[IOPOLY_BAND_MAX_DIMS]; /* 0: every tile of the dimension */
   uint64_t outer, outer_pitch; /* runs of the outer level (1: none) */
   uint64_t inner, inner_pitch; /* runs within one outer step */
   uint64_t run;                /* bytes per run */
@@ -121,8 +126,9 @@ struct iopoly_tile_table {
   const struct iopoly_band_term *band_terms; /* of the footprint models (NULL: none) */
 };
 
-/* 2: band versions and footprint models (the replayed cost). */
-#define IOPOLY_TILE_ABI 2
+/* 2: band versions and footprint models (the replayed cost); 3: the
+ * tiles a band term applies to (from, upto). */
+#define IOPOLY_TILE_ABI 3
 
 /** Stripes of \p bytes contiguous bytes at an unknown alignment. */
 static inline uint64_t iopoly_tile_stripes(uint64_t bytes, uint64_t stripe) {

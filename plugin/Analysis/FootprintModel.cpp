@@ -209,6 +209,29 @@ bool placeTiles(const isl::map &K, const std::vector<isl::point> &Points, unsign
   return true;
 }
 
+/// The box of tiles [First, Last] (per loop, absolute coordinates) of the
+/// set of tiles \p Where, within the band's box (first tile \p Lo, \p Count
+/// tiles per loop): the whole box along a loop whose bounds are not known.
+void tilesOf(const isl::set &Where, unsigned Dims, const std::vector<long> &Lo, const std::vector<uint64_t> &Count,
+             std::vector<long> &First, std::vector<long> &Last) {
+  First.assign(Dims, 0);
+  Last.assign(Dims, 0);
+  for (unsigned D = 0; D < Dims; ++D) {
+    First[D] = Lo[D];
+    Last[D] = Lo[D] + static_cast<long>(Count[D]) - 1;
+    isl::val L = isl::manage(isl_set_dim_min_val(Where.copy(), static_cast<int>(D)));
+    isl::val H = isl::manage(isl_set_dim_max_val(Where.copy(), static_cast<int>(D)));
+    if (L.is_null() || H.is_null() || !L.is_int() || !H.is_int())
+      continue;
+    First[D] = std::max(First[D], L.get_num_si());
+    Last[D] = std::min(Last[D], H.get_num_si());
+    if (First[D] > Last[D]) { // (cannot happen: the tiles are the band's)
+      First[D] = Lo[D];
+      Last[D] = Lo[D] + static_cast<long>(Count[D]) - 1;
+    }
+  }
+}
+
 /// Models the nest \p Tiles (instances -> their first \p Dims loops) as band
 /// \p Index; false (with \p Why) when it cannot.
 bool modelBand(const isl::union_map &Tiles, unsigned Dims, unsigned Index, const std::vector<DiskArray> &Arrays,
@@ -237,6 +260,7 @@ bool modelBand(const isl::union_map &Tiles, unsigned Dims, unsigned Index, const
     ModelTerm T;
     long At = 0;
     std::vector<long> Coord;
+    std::vector<long> First, Last; ///< the box of tiles where its accesses run
   };
   std::map<std::pair<unsigned, std::vector<int64_t>>, Pattern> Patterns;
   for (isl::map StmtTiles : Tiles.get_map_list()) {
@@ -261,11 +285,17 @@ bool modelBand(const isl::union_map &Tiles, unsigned Dims, unsigned Index, const
         std::vector<uint64_t> Ext;
         if (!placeTiles(K, Points, Dims, Arrays[A], At, Step, Ext))
           return Why = "the bytes of '" + Arrays[A].Name + "' one iteration touches could not be modelled", false;
+        std::vector<long> First, Last;
+        tilesOf(K.domain(), Dims, Lo, Band.Count, First, Last);
         auto Key = std::make_pair(A, Step);
         auto It = Patterns.find(Key);
         if (It != Patterns.end()) {
           It->second.T.Writes |= MA->isWrite();
           It->second.T.Reads |= MA->isRead();
+          for (unsigned D = 0; D < Dims; ++D) {
+            It->second.First[D] = std::min(It->second.First[D], First[D]);
+            It->second.Last[D] = std::max(It->second.Last[D], Last[D]);
+          }
         }
         if (It == Patterns.end()) {
           Pattern New;
@@ -278,6 +308,8 @@ bool modelBand(const isl::union_map &Tiles, unsigned Dims, unsigned Index, const
           runsOf(Arrays[A], Ext, New.T);
           New.At = At;
           New.Coord = coordinates(Points.front(), Dims);
+          New.First = First;
+          New.Last = Last;
           Patterns.emplace(Key, New);
           continue;
         }
@@ -312,6 +344,17 @@ bool modelBand(const isl::union_map &Tiles, unsigned Dims, unsigned Index, const
     T.Base = Pat.At;
     for (unsigned D = 0; D < Dims; ++D)
       T.Base -= T.Step[D] * (Pat.Coord[D] - Lo[D]);
+    // The tiles it applies to, relative to the band's first; none where
+    // it applies to every tile.
+    T.From.assign(Dims, 0);
+    T.Upto.assign(Dims, 0);
+    for (unsigned D = 0; D < Dims; ++D) {
+      uint64_t F = static_cast<uint64_t>(Pat.First[D] - Lo[D]), U = static_cast<uint64_t>(Pat.Last[D] - Lo[D] + 1);
+      if (F > 0 || U < Band.Count[D]) {
+        T.From[D] = F;
+        T.Upto[D] = U;
+      }
+    }
     Terms.push_back(T);
   }
   return true;
@@ -384,7 +427,11 @@ void printFootprintModel(raw_ostream &OS, const FootprintModel &M, const std::ve
       for (int64_t St : T.Step)
         OS << " " << St;
       OS << ", " << T.Outer << " x " << T.Inner << " runs of " << T.Run << " bytes (pitch " << T.OuterPitch << ", "
-         << T.InnerPitch << ")" << (T.Reads ? ", read" : "") << (T.Writes ? ", written" : "") << "\n";
+         << T.InnerPitch << ")" << (T.Reads ? ", read" : "") << (T.Writes ? ", written" : "");
+      for (size_t D = 0; D < T.Upto.size(); ++D)
+        if (T.Upto[D])
+          OS << ", loop " << D << " in [" << T.From[D] << ", " << T.Upto[D] << ")";
+      OS << "\n";
     }
   }
 }

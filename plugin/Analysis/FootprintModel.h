@@ -41,6 +41,7 @@ namespace iopoly {
 struct ModelTerm {
   int64_t Base = 0;                    ///< first byte of the tile at coordinates 0
   std::vector<int64_t> Step;           ///< bytes the first byte moves per iteration of each loop
+  std::vector<uint64_t> From, Upto;    ///< the tiles it applies to: From[d] <= t[d] < Upto[d] (Upto 0: all)
   uint64_t Outer = 1, OuterPitch = 0;  ///< runs of the outer level
   uint64_t Inner = 1, InnerPitch = 0;  ///< runs within one outer step
   uint64_t Run = 0;                    ///< bytes per run

@@ -46,7 +46,7 @@ VersionTableTypes::VersionTableTypes(LLVMContext &C) {
   Term = StructType::get(C, {I64, I64, I64, I64, I64, I64, I32, I16, I16});
   Version = StructType::get(C, {I64, I32, I32, I32, I32, I32, I32});
   Band = StructType::get(C, {Dims, I32, I32});
-  BandTerm = StructType::get(C, {I64, Dims, I64, I64, I64, I64, I64, I64, I32, I16, I16});
+  BandTerm = StructType::get(C, {I64, Dims, Dims, Dims, I64, I64, I64, I64, I64, I64, I32, I16, I16});
   Table = StructType::get(C, {I32, I32, Ptr, Ptr, Ptr, I32, I32, Ptr, Ptr});
 }
 
@@ -80,7 +80,7 @@ CallInst *emitVersionChoice(Module &M, Instruction *Before, const VersionSet &Se
     Bands.push_back(ConstantStruct::get(Ty.Band, {Dims(B.count), I32(B.dims), I32(B.nest)}));
   for (const iopoly_band_term &T : Set.BandTerms)
     BandTerms.push_back(ConstantStruct::get(
-        Ty.BandTerm, {I64(static_cast<uint64_t>(T.base)), Dims(T.step), I64(T.outer), I64(T.outer_pitch),
+        Ty.BandTerm, {I64(static_cast<uint64_t>(T.base)), Dims(T.step), Dims(T.from), Dims(T.upto), I64(T.outer), I64(T.outer_pitch),
                       I64(T.inner), I64(T.inner_pitch), I64(T.run), I64(T.bytes), I32(T.band), I16(T.array), I16(T.flags)}));
   Constant *VersG = Global(Ty.Version, Vers, "iopoly.tile.versions");
   Constant *TermsG = Global(Ty.Term, Terms, "iopoly.tile.terms");

@@ -255,6 +255,10 @@ void cModel(const FootprintModel &M, std::vector<iopoly_band> &Bands, std::vecto
     C.base = T.Base;
     for (size_t K = 0; K < T.Step.size(); ++K)
       C.step[K] = T.Step[K];
+    for (size_t K = 0; K < T.Upto.size() && K < IOPOLY_BAND_MAX_DIMS; ++K) {
+      C.from[K] = T.From[K];
+      C.upto[K] = T.Upto[K];
+    }
     C.outer = T.Outer;
     C.outer_pitch = T.OuterPitch;
     C.inner = T.Inner;

@@ -64,6 +64,7 @@ TEST(TileTableLayout, EveryStructMatchesTheHeader) {
                 sizeof(iopoly_band));
   expectOffsets(DL, Ty.BandTerm,
                 {offsetof(iopoly_band_term, base), offsetof(iopoly_band_term, step),
+                 offsetof(iopoly_band_term, from), offsetof(iopoly_band_term, upto),
                  offsetof(iopoly_band_term, outer), offsetof(iopoly_band_term, outer_pitch),
                  offsetof(iopoly_band_term, inner), offsetof(iopoly_band_term, inner_pitch),
                  offsetof(iopoly_band_term, run), offsetof(iopoly_band_term, bytes),

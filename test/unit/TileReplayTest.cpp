@@ -185,6 +185,48 @@ TEST(TileReplay, SequentialRequestsCostLess) {
   EXPECT_DOUBLE_EQ(replayModel(RTab, 0, S, 16, C).Cost, 4 * 10 + 96 * 1);
 }
 
+TEST(TileReplay, ATermAppliesOnlyWhereItsStatementRuns) {
+  // gemm's original order: for i { for j: C[i][j] *= beta;  for k, j:
+  // C[i][j] += A[i][k] * B[k][j]; } modelled at depth 2, (i, position in
+  // the sequence): B is read at position 1 only. Without that, the replay
+  // walked B twice per row of C.
+  constexpr uint64_t Rows = 20, BStripes = 40;
+  Table T;
+  T.version();
+  T.band(0, {Rows, 2});
+  T.term(0, 0, {static_cast<int64_t>(S), 0}, 1, S, 0, Rows * S, /*Writes=*/true, /*Reads=*/true); // C, row i
+  T.term(1, 0, {0, 0}, 1, BStripes * S, 0, BStripes * S, /*Writes=*/false, /*Reads=*/true);          // all of B
+  iopoly_tile_table Tab = T.table();
+  // 64 frames: B stays; every stripe is fetched once either way.
+  EXPECT_DOUBLE_EQ(replayModel(Tab, 0, S, 64).Fetches, Rows + BStripes);
+  // 32 frames: B does not stay, one walk of B per tile that reads it.
+  // (C row i is touched in the middle of each walk, and evicted between
+  // its two tiles.)
+  EXPECT_DOUBLE_EQ(replayModel(Tab, 0, S, 32).Fetches, 2 * Rows + 2 * Rows * BStripes);
+  T.Terms.back().from[1] = 1;
+  T.Terms.back().upto[1] = 2;
+  Tab = T.table();
+  EXPECT_DOUBLE_EQ(replayModel(Tab, 0, S, 32).Fetches, Rows + Rows * BStripes);
+}
+
+TEST(TileReplay, ArraysWalkedTogetherAreRequestedInTurn) {
+  // One tile reads 16 stripes of each of two arrays: the inner loops walk
+  // them in step, so on each of the 4 disks the requests alternate between
+  // the two files, every one a seek; one array after the other would be
+  // sequential after each disk's first request.
+  Table T;
+  T.version();
+  T.band(0, {1});
+  T.term(0, 0, {0}, 1, 16 * S, 0, 16 * S, /*Writes=*/false, /*Reads=*/true);
+  T.term(1, 0, {0}, 1, 16 * S, 0, 16 * S, /*Writes=*/false, /*Reads=*/true);
+  iopoly_tile_table Tab = T.table();
+  FetchCost C;
+  C.Random = 10;
+  C.Sequential = 1;
+  C.Disks = 4;
+  EXPECT_DOUBLE_EQ(replayModel(Tab, 0, S, 64, C).Cost, 32 * 10);
+}
+
 TEST(TileReplay, ALargeNestIsSampledAndScaled) {
   Table T;
   T.version();
