@@ -128,12 +128,28 @@ uint64_t tileWork(const iopoly_band_term *Terms, uint32_t First, uint32_t Last, 
   return W ? W : 1;
 }
 
+/// Whether a term of [First, K) describes the same bytes as term K (an
+/// array's initialisation and its reads are terms of their own).
+bool sameBytesEarlier(const iopoly_band_term *Terms, uint32_t First, uint32_t K) {
+  const iopoly_band_term &T = Terms[K];
+  for (uint32_t J = First; J < K; ++J) {
+    const iopoly_band_term &U = Terms[J];
+    if (U.array == T.array && U.base == T.base && U.outer == T.outer && U.outer_pitch == T.outer_pitch &&
+        U.inner == T.inner && U.inner_pitch == T.inner_pitch && U.run == T.run &&
+        std::equal(U.step, U.step + IOPOLY_BAND_MAX_DIMS, T.step))
+      return true;
+  }
+  return false;
+}
+
 /// Stripes one tile of the terms [First, Last) keeps: per term its runs'
 /// stripes, or its span's if fewer.
 uint64_t tileStripes(const iopoly_band_term *Terms, uint32_t First, uint32_t Last, uint64_t Stripe) {
   uint64_t N = 0;
   for (uint32_t K = First; K < Last; ++K) {
     const iopoly_band_term &T = Terms[K];
+    if (sameBytesEarlier(Terms, First, K))
+      continue;
     uint64_t ByRuns = T.outer * T.inner * iopoly_tile_stripes(T.run, Stripe);
     uint64_t Span = (T.outer - 1) * T.outer_pitch + (T.inner - 1) * T.inner_pitch + T.run;
     if (T.bytes && Span > T.bytes)
@@ -234,10 +250,12 @@ void replayBand(Lru &L, const iopoly_tile_table &T, const BandSpan &S, uint64_t 
   bool &Sampled = R.Sampled;
   const iopoly_band &B = T.bands[S.Band];
   uint32_t Dims = std::min<uint32_t>(B.dims, IOPOLY_BAND_MAX_DIMS);
-  // Replay the first Limit[d] iterations of each loop: all of them, unless
-  // the nest's work exceeds the budget; then the outer loops are cut
-  // (outermost first) and the fetches scaled by the share replayed.
-  uint64_t Limit[IOPOLY_BAND_MAX_DIMS];
+  // Replay Limit[d] iterations of each loop from First[d]: all of them,
+  // unless the nest's work exceeds the budget; then the outer loops are cut
+  // (outermost first) and the fetches scaled by the share replayed. A cut
+  // loop starts where every statement restricted along it has begun (the
+  // first row of a triangular nest runs none of its inner statements).
+  uint64_t Limit[IOPOLY_BAND_MAX_DIMS], First[IOPOLY_BAND_MAX_DIMS] = {0, 0, 0, 0, 0, 0, 0, 0};
   uint64_t Work = tileWork(T.band_terms, S.First, S.Last, Stripe);
   double Share = 1;
   for (uint32_t D = 0; D < Dims; ++D)
@@ -257,19 +275,27 @@ void replayBand(Lru &L, const iopoly_tile_table &T, const BandSpan &S, uint64_t 
       continue;
     uint64_t Keep = Fit ? Fit : 1;
     Share *= static_cast<double>(Keep) / static_cast<double>(Limit[D]);
+    for (uint32_t K = S.First; K < S.Last; ++K)
+      if (T.band_terms[K].upto[D])
+        First[D] = std::max<uint64_t>(First[D], T.band_terms[K].from[D]);
+    First[D] = std::min(First[D], Limit[D] - Keep);
     Limit[D] = Keep;
     Sampled = true;
   }
   uint64_t Before = L.Misses;
   double Spent = L.Spent;
-  uint64_t Coord[IOPOLY_BAND_MAX_DIMS] = {0, 0, 0, 0, 0, 0, 0, 0};
+  uint64_t Coord[IOPOLY_BAND_MAX_DIMS];
+  for (uint32_t D = 0; D < IOPOLY_BAND_MAX_DIMS; ++D)
+    Coord[D] = First[D];
   std::vector<Touch> Walk;
   for (;;) {
     touchTile(L, T.band_terms, S.First, S.Last, Coord, Dims, Stripe, P, Walk);
     // Next tile, lexicographically.
     uint32_t D = Dims;
-    while (D > 0 && ++Coord[D - 1] == Limit[D - 1])
-      Coord[--D] = 0;
+    while (D > 0 && ++Coord[D - 1] == First[D - 1] + Limit[D - 1]) {
+      --D;
+      Coord[D] = First[D];
+    }
     if (D == 0)
       break;
   }

@@ -40,8 +40,10 @@
  *  5: layout profiles (struct iopoly_layout_sites, __iopoly_layout_profile).
  *  6: version tables carry footprint models and band versions
  *     (iopoly/tiling.h, IOPOLY_TILE_ABI 2).
- *  7: IOPOLY_TRANSLATE_PROBE (strip drivers of conditional accesses). */
-#define IOPOLY_ABI_VERSION 7
+ *  7: IOPOLY_TRANSLATE_PROBE (strip drivers of conditional accesses).
+ *  8: footprint-model terms name the tiles they apply to
+ *     (IOPOLY_TILE_ABI 3). */
+#define IOPOLY_ABI_VERSION 8
 
 #ifdef __cplusplus
 extern "C" {

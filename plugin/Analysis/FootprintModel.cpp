@@ -28,6 +28,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <tuple>
 
 using namespace llvm;
 
@@ -209,6 +210,19 @@ bool placeTiles(const isl::map &K, const std::vector<isl::point> &Points, unsign
   return true;
 }
 
+/// Whether \p Stmt writes \p SAI without reading it.
+bool onlyWrites(polly::ScopStmt &Stmt, const polly::ScopArrayInfo *SAI) {
+  bool Writes = false;
+  for (polly::MemoryAccess *MA : Stmt) {
+    if (!MA->isLatestArrayKind() || MA->getLatestScopArrayInfo() != SAI)
+      continue;
+    if (MA->isRead())
+      return false;
+    Writes |= MA->isWrite();
+  }
+  return Writes;
+}
+
 /// The box of tiles [First, Last] (per loop, absolute coordinates) of the
 /// set of tiles \p Where, within the band's box (first tile \p Lo, \p Count
 /// tiles per loop): the whole box along a loop whose bounds are not known.
@@ -262,7 +276,10 @@ bool modelBand(const isl::union_map &Tiles, unsigned Dims, unsigned Index, const
     std::vector<long> Coord;
     std::vector<long> First, Last; ///< the box of tiles where its accesses run
   };
-  std::map<std::pair<unsigned, std::vector<int64_t>>, Pattern> Patterns;
+  // Keyed by array, whether the statements only write it (an
+  // initialisation: the replay takes such a term to come first in its tile,
+  // so it is kept apart from the reads of the same bytes), and step.
+  std::map<std::tuple<unsigned, bool, std::vector<int64_t>>, Pattern> Patterns;
   for (isl::map StmtTiles : Tiles.get_map_list()) {
     polly::ScopStmt *Stmt = stmtOf(StmtTiles);
     if (!Stmt)
@@ -287,7 +304,7 @@ bool modelBand(const isl::union_map &Tiles, unsigned Dims, unsigned Index, const
           return Why = "the bytes of '" + Arrays[A].Name + "' one iteration touches could not be modelled", false;
         std::vector<long> First, Last;
         tilesOf(K.domain(), Dims, Lo, Band.Count, First, Last);
-        auto Key = std::make_pair(A, Step);
+        auto Key = std::make_tuple(A, onlyWrites(*Stmt, MA->getLatestScopArrayInfo()), Step);
         auto It = Patterns.find(Key);
         if (It != Patterns.end()) {
           It->second.T.Writes |= MA->isWrite();
