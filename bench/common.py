@@ -12,12 +12,12 @@ import math
 import os
 import platform
 import re
-import resource
 import shutil
 import statistics
 import struct
 import subprocess
 import sys
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -143,20 +143,36 @@ def file_hash(path):
 
 def run_compiler(cmd, timeout):
     """Runs a compiler command; returns (ok, stderr, wall seconds, CPU
-    seconds of the compiler and its children)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    seconds of the compiler and its children). The CPU time is the
+    command's own (wait4), not a difference of RUSAGE_CHILDREN, which
+    would also count the commands other threads of the bench reap meanwhile
+    (--jobs 2)."""
     t0 = time.monotonic()
-    try:
-        res = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-        ok, err = res.returncode == 0, res.stderr
-        if not ok:
-            err = f"exit status {res.returncode}\n" + err
-    except subprocess.TimeoutExpired:
-        ok, err = False, f"timeout after {timeout} s"
-    wall = time.monotonic() - t0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return ok, err, wall, cpu
+    with tempfile.TemporaryFile() as errf:
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=errf)
+        status, usage = None, None
+        while status is None:
+            pid, st, ru = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                status, usage = st, ru
+            elif time.monotonic() - t0 > timeout:
+                proc.kill()
+                _, status, usage = os.wait4(proc.pid, 0)
+                status = None
+                break
+            else:
+                time.sleep(0.01)
+        proc.returncode = 0  # reaped above: Popen must not wait for it again
+        wall = time.monotonic() - t0
+        errf.seek(0)
+        err = errf.read().decode("utf-8", "replace")
+    cpu = usage.ru_utime + usage.ru_stime
+    if status is None:
+        return False, f"timeout after {timeout} s", wall, cpu
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0:
+        err = f"exit status {code}\n" + err
+    return code == 0, err, wall, cpu
 
 
 def run_striped(exe, workdir, stripe, buffer, disks, model="hdd", direct="off", timeout=600, args=(), trace=False,

@@ -10,15 +10,19 @@
 // through an LRU buffer of the run's capacity, as the runtime keeps them:
 // a stripe is fetched when it comes into the buffer (but the first time
 // when the loops only write it), a stripe evicted dirty is written back.
-// Each request is priced by the disk model. The
-// order of accesses inside a tile is not replayed: a tile whose stripes fit
-// the buffer fetches each of them at most once, whatever that order. Reuse
+// Each request (fetch or write-back) is priced by the disk model. Inside a
+// tile the stripes of its arrays are requested in turn, as loops walking
+// them in step would (what the tile only writes first); the real order of
+// accesses is not known, but a tile whose stripes fit the buffer fetches
+// each of them at most once, whatever that order. A term applies only to
+// the tiles where its statements run (from/upto of iopoly/tiling.h). Reuse
 // between tiles, the stripes neighbouring tiles share and the data one loop
 // nest leaves for the next are all seen, for any loop shape.
 //
 // The work is bounded: when a nest has more tiles than the budget allows,
-// the first iterations of its outer loops are replayed and their fetches
-// scaled to the whole nest.
+// some iterations of its outer loops are replayed (from where every
+// statement restricted along them runs) and their fetches scaled to the
+// whole nest; a short sequence of statements is kept whole.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IOPOLY_COMMON_TILEREPLAY_H
