@@ -284,6 +284,10 @@ bool modelBand(const isl::union_map &Tiles, unsigned Dims, unsigned Index, const
     polly::ScopStmt *Stmt = stmtOf(StmtTiles);
     if (!Stmt)
       continue;
+    // The tiles where the statement runs (its accesses run in all of them:
+    // one box per statement, not per access, bounds the compile time).
+    std::vector<long> First, Last;
+    bool Placed = false;
     for (polly::MemoryAccess *MA : *Stmt) {
       if (!MA->isLatestArrayKind())
         continue;
@@ -302,8 +306,10 @@ bool modelBand(const isl::union_map &Tiles, unsigned Dims, unsigned Index, const
         std::vector<uint64_t> Ext;
         if (!placeTiles(K, Points, Dims, Arrays[A], At, Step, Ext))
           return Why = "the bytes of '" + Arrays[A].Name + "' one iteration touches could not be modelled", false;
-        std::vector<long> First, Last;
-        tilesOf(K.domain(), Dims, Lo, Band.Count, First, Last);
+        if (!Placed) {
+          tilesOf(StmtTiles.range().project_out_all_params(), Dims, Lo, Band.Count, First, Last);
+          Placed = true;
+        }
         auto Key = std::make_tuple(A, onlyWrites(*Stmt, MA->getLatestScopArrayInfo()), Step);
         auto It = Patterns.find(Key);
         if (It != Patterns.end()) {
