@@ -75,6 +75,9 @@ struct iopoly_array {
   iopoly::SparseBits *Fetched = nullptr; ///< distinct-stripe bits (in the Stats)
   void *AllocBase = nullptr; ///< iopoly_alloc address range, if any
   iopoly::ArrayCounters *PerArray = nullptr; ///< its per_array statistics (buffer lock)
+  /// Prefetched stripes of this array used, and evicted unused: read
+  /// without the buffer lock by restructured code's hints (TileWalk.cpp).
+  mutable std::atomic<uint64_t> HintsUsed{0}, HintsWasted{0};
   /// Non-resident stripes are registered with userfaultfd (memory/
   /// FaultService.h) rather than PROT_NONE. Buffer lock.
   bool FaultArmed = false;

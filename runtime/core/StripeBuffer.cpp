@@ -141,8 +141,10 @@ StripeBuffer::Replacement StripeBuffer::beginReplace(Frame *V, iopoly_array *A,
   if (V->Owner) {
     dropView(V);
     C.Evictions++;
-    if (V->Prefetched)
+    if (V->Prefetched) {
       C.PrefetchWasted++;
+      V->Owner->HintsWasted.fetch_add(1, std::memory_order_relaxed);
+    }
     trace(TraceEvict, V->Owner, V->Stripe);
     size_t WriteBytes = Env.StripeSize;
     if (V->Dirty && V->Owner->shared()) {
@@ -515,6 +517,7 @@ void StripeBuffer::pinHit(Frame *F, const iopoly_array *A, size_t S, bool Write)
   if (F->Prefetched) {
     F->Prefetched = false;
     C.PrefetchUsed++;
+    A->HintsUsed.fetch_add(1, std::memory_order_relaxed);
   }
   if (F->Pins++ == 0) {
     lruUnlink(F);

@@ -20,6 +20,7 @@ namespace {
 struct Seen {
   iopoly_array *A = nullptr;
   uint64_t Unit = 0;
+  uint64_t Used = 0, Wasted = 0; ///< the array's hint counters when the walk began
 };
 constexpr int Slots = 8;
 thread_local Seen Last[Slots];
@@ -46,7 +47,7 @@ void tileWalkSeen(iopoly_array *A, size_t Stripe) {
   if (!Slot) {
     Slot = &Last[NextSlot];
     NextSlot = (NextSlot + 1) % Slots;
-    *Slot = {A, Unit};
+    *Slot = {A, Unit, A->HintsUsed.load(std::memory_order_relaxed), A->HintsWasted.load(std::memory_order_relaxed)};
     return;
   }
   bool Next = Unit == Slot->Unit + 1;
@@ -55,6 +56,14 @@ void tileWalkSeen(iopoly_array *A, size_t Stripe) {
   Slot->Unit = Unit;
   if (!Next)
     return; // not a forward walk over units: no guess
+  // The hints of an array whose hinted stripes are pushed out before they
+  // are used (the walk stays long in each unit while other arrays stream
+  // through the buffer: gemm's A) cost a fetch each and put their requests
+  // between the tile's own on the same disks: stop hinting it.
+  uint64_t Used = A->HintsUsed.load(std::memory_order_relaxed) - Slot->Used;
+  uint64_t Wasted = A->HintsWasted.load(std::memory_order_relaxed) - Slot->Wasted;
+  if (Wasted > 2 && Wasted * 8 > Used)
+    return;
   // Hint unit + 1, at most an eighth of the buffer.
   size_t First = static_cast<size_t>((Unit + 1) * TileWalkUnit / S);
   size_t End = static_cast<size_t>(((Unit + 2) * TileWalkUnit + S - 1) / S);

@@ -217,6 +217,30 @@ TEST(StripeBuffer, PrefetchIsUsedByTheNextAttach) {
   EXPECT_EQ(1u, readsOf(*A, 3));
 }
 
+TEST(StripeBuffer, EachArrayCountsItsHintsUsedAndWasted) {
+  // Restructured code stops hinting an array whose hints are evicted unused
+  // (lowered/TileWalk.cpp): the outcome is counted per array.
+  BufferHarness H(2, Stripe, 2);
+  auto A = makeMemArray("HA", 1, 8 * Stripe, Stripe, 2);
+  auto B = makeMemArray("HB", 2, 8 * Stripe, Stripe, 2);
+  H.track(*A);
+  H.track(*B);
+  bool Taken = false;
+  void *P = nullptr;
+  ASSERT_TRUE(H.Buffer->prefetch(A.get(), 1, Taken).ok());
+  ASSERT_TRUE(H.Buffer->prefetch(B.get(), 1, Taken).ok());
+  ASSERT_TRUE(H.Buffer->attach(B.get(), 1, IOPOLY_READ, P).ok()); // B's hint used
+  ASSERT_TRUE(H.Buffer->release(B.get(), 1).ok());
+  ASSERT_TRUE(H.Buffer->attach(B.get(), 2, IOPOLY_READ, P).ok()); // evicts A's unused hint
+  ASSERT_TRUE(H.Buffer->release(B.get(), 2).ok());
+  EXPECT_EQ(0u, A->HintsUsed.load());
+  EXPECT_EQ(1u, A->HintsWasted.load());
+  EXPECT_EQ(1u, B->HintsUsed.load());
+  EXPECT_EQ(0u, B->HintsWasted.load());
+  ASSERT_TRUE(H.Buffer->drop(A.get()).ok());
+  ASSERT_TRUE(H.Buffer->drop(B.get()).ok());
+}
+
 namespace {
 
 /// A MemFile whose next write, once armed, stops after copying the bytes
