@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Analysis/BandTiling.h"
+#include "Analysis/ScopParams.h"
 
 #include "iopoly/tiling.h"
 
@@ -146,7 +147,7 @@ BandPlan planBandTiling(polly::Scop &S, const isl::union_map &Deps, const std::v
     BandVersion V;
     V.Tile = T;
     V.Schedule = N.get_schedule();
-    if (!modelSchedule(V.Schedule, Arrays, V.Model, P.Why)) {
+    if (!modelSchedule(atParams(V.Schedule, representativeParams(S)), Arrays, V.Model, P.Why)) {
       P.Versions.clear();
       return P;
     }

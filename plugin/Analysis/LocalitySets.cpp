@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Analysis/LocalitySets.h"
+#include "Analysis/ScopParams.h"
 #include "Support/DiskResidentRegistry.h"
 #include "Support/NodeSplit.h"
 #include "Support/RuntimeABI.h"
@@ -270,16 +271,18 @@ std::string findDiskArrays(polly::Scop &S, std::vector<DiskArray> &Out) {
         if (MA->isLatestArrayKind() && MA->getLatestScopArrayInfo() == SAI)
           Touched = Touched.unite(MA->getLatestAccessRelation().intersect_domain(Stmt.getDomain()).range());
     A.Extent.assign(N, 0);
-    isl::set T = Touched.project_out_all_params();
+    // All the runs of the SCoP's code (bounded by their parameters).
+    isl::set T = Touched.intersect_params(feasibleParams(S)).project_out_all_params();
     uint64_t Span = A.ElemBytes;
     for (unsigned D = 0; D < N && !T.is_empty(); ++D) {
       isl::val Lo = isl::manage(isl_set_dim_min_val(T.copy(), static_cast<int>(D)));
       isl::val Hi = isl::manage(isl_set_dim_max_val(T.copy(), static_cast<int>(D)));
-      if (Lo.is_null() || Hi.is_null() || !Lo.is_int() || !Hi.is_int()) {
+      long L, H;
+      if (!smallInt(Lo, L) || !smallInt(Hi, H)) {
         Span = 0;
         break;
       }
-      A.Extent[D] = static_cast<uint64_t>(Hi.get_num_si() - Lo.get_num_si() + 1);
+      A.Extent[D] = static_cast<uint64_t>(H - L + 1);
       Span += (A.Extent[D] - 1) * A.Stride[D];
     }
     A.Bytes = T.is_empty() ? 0 : Span;

@@ -7,6 +7,7 @@
 #include "Analysis/BandTiling.h"
 #include "Analysis/DataTiling.h"
 #include "Analysis/FootprintModel.h"
+#include "Analysis/ScopParams.h"
 #include "TileChoice.h"
 #include "Polly/PollyPipeline.h"
 #include "Support/Options.h"
@@ -396,6 +397,9 @@ PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager 
   Schedules.push_back(S.getScheduleTree());
   DataTerms.push_back(DataPlanned ? versionTerms(P, NumTiled) : std::vector<iopoly_tile_term>());
   Flags.push_back(0);
+  // One run of loops whose bounds or subscripts take parameters (the
+  // counter of a loop around them Polly could not model) is modelled.
+  isl::set Rep = representativeParams(S);
   std::vector<FootprintModel> Models(Schedules.size());
   bool Modelled = true;
   std::string WhyNoModel;
@@ -403,9 +407,9 @@ PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager 
     if (V >= NumTiled && V < NumTiled + B.Versions.size())
       Models[V] = B.Versions[V - NumTiled].Model;
     else if (V < NumTiled) // by its tile loops: the unit, the streamed step
-      Modelled = modelSchedule(Schedules[V], P.Arrays, Models[V], WhyNoModel, /*MaxDepth=*/2);
+      Modelled = modelSchedule(atParams(Schedules[V], Rep), P.Arrays, Models[V], WhyNoModel, /*MaxDepth=*/2);
     else
-      Modelled = modelSchedule(Schedules[V], P.Arrays, Models[V], WhyNoModel);
+      Modelled = modelSchedule(atParams(Schedules[V], Rep), P.Arrays, Models[V], WhyNoModel);
   }
   if (!Modelled && !B.Versions.empty()) {
     // Band versions are chosen by their models only.
