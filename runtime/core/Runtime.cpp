@@ -274,6 +274,7 @@ std::string Runtime::statsJSON() {
     W.key("written_bytes").value(static_cast<unsigned long long>(K.BytesWritten));
     W.key("io_seconds").value(Counters->IoNanos.load() * 1e-9);
     W.key("modeled_io_seconds").value(Model->appClock());
+    W.key("modeled_io_wait_seconds").value(Model->waitSeconds());
     double Busy = 0;
     for (size_t D = 0; D < C.numDisks(); ++D)
       Busy += Model->busySeconds(D);

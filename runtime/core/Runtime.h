@@ -41,6 +41,7 @@ public:
   StripeBuffer &buffer() { return *Buffer; }
   /// The counters (read them under the buffer lock).
   Stats &stats() { return *Counters; }
+  DiskModel &model() { return *Model; }
   RetryPolicy retryPolicy() const { return Retry; }
 
   /// Opens an array; with \p G, collectively on the ranks of \p G, which

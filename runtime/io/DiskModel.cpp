@@ -35,10 +35,42 @@ DiskModel::Request DiskModel::submit(size_t Disk, uint64_t FileId,
   return {D.FreeAt, Service};
 }
 
+namespace {
+/// The clock of a thread running tasks, and whose model it belongs to.
+struct ThreadClock {
+  const DiskModel *Model = nullptr;
+  double Clock = 0;
+};
+thread_local ThreadClock Own;
+} // namespace
+
+double DiskModel::appClock() const { return Own.Model == this ? Own.Clock : AppClock; }
+
+void DiskModel::waitUntil(double T) {
+  double &Clock = Own.Model == this ? Own.Clock : AppClock;
+  if (T <= Clock)
+    return;
+  WaitNanos.fetch_add(static_cast<uint64_t>((T - Clock) * 1e9), std::memory_order_relaxed);
+  Clock = T;
+}
+
+void DiskModel::enterThread(double At) {
+  Own.Model = this;
+  Own.Clock = At;
+}
+
+double DiskModel::leaveThread() {
+  double Clock = appClock();
+  if (Own.Model == this)
+    Own = ThreadClock();
+  return Clock;
+}
+
 void DiskModel::reset() {
   for (DiskState &D : Disks)
     D = DiskState();
   AppClock = 0;
+  WaitNanos = 0;
 }
 
 } // namespace iopoly

@@ -12,12 +12,22 @@
 // when the block is attached. Requests are fed in program order, so the
 // result is the same on every run.
 //
+// Threads that run the tasks of a parallel region (runtime/sched/) each
+// have their own clock, started at the clock of the thread that forked
+// them: their waits overlap, as the disks' queues let them, and the
+// forking thread's clock moves to the latest of theirs when they join. The
+// application clock is then the region's elapsed I/O time; the sum of every
+// thread's waits is kept beside it (waitSeconds). Thread runs are not
+// deterministic: which thread runs which task, and so the order requests
+// reach a disk, depends on timing.
+//
 //===----------------------------------------------------------------------===//
 #ifndef IOPOLY_RUNTIME_DISKMODEL_H
 #define IOPOLY_RUNTIME_DISKMODEL_H
 
 #include "core/Config.h"
 
+#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -39,12 +49,17 @@ public:
   Request submit(size_t Disk, uint64_t FileId, uint64_t Offset, size_t Bytes,
                  double Issue);
 
-  /// The application waits until \p T (no-op if already later).
-  void waitUntil(double T) {
-    if (T > AppClock)
-      AppClock = T;
-  }
-  double appClock() const { return AppClock; }
+  /// The calling thread waits until \p T (no-op if already later).
+  void waitUntil(double T);
+  /// The calling thread's clock: its own while it runs tasks of a parallel
+  /// region, the application's otherwise.
+  double appClock() const;
+  /// The calling thread runs tasks from now on, its clock starting at \p At.
+  void enterThread(double At);
+  /// The calling thread's tasks are over; returns its clock.
+  double leaveThread();
+  /// Every thread's waits, summed (the application clock when one thread).
+  double waitSeconds() const { return static_cast<double>(WaitNanos.load()) * 1e-9; }
   double busySeconds(size_t Disk) const { return Disks[Disk].Busy; }
   bool enabled() const { return Params.enabled(); }
   const DiskModelParams &params() const { return Params; }
@@ -60,6 +75,7 @@ private:
   DiskModelParams Params;
   std::vector<DiskState> Disks;
   double AppClock = 0;
+  std::atomic<uint64_t> WaitNanos{0};
 };
 
 } // namespace iopoly

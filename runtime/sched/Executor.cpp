@@ -25,19 +25,34 @@ public:
     for (uint32_t T = 0; T < Graph.size(); ++T)
       if (!(Pending[T] = static_cast<uint32_t>(Graph.Tasks[T].Preds.size())))
         Ready.push_back(T);
+    if (O.Clocks)
+      Forked = LatestEnd = O.Clocks->now();
+    End.assign(Graph.size(), Forked);
   }
 
   void worker(unsigned K) {
+    if (O.Clocks && K)
+      O.Clocks->enter(Forked);
     std::unique_lock<std::mutex> L(Mu);
+    bool Waited = false; // for room in the buffer
     for (;;) {
       if (Done == Graph.size())
-        return;
+        break;
+      uint64_t Waits = Rep.CapacityWaits;
       int64_t T = choose(K);
       if (T < 0) {
+        Waited |= Rep.CapacityWaits != Waits;
         Wake.wait(L);
         continue;
       }
       const SetTask &S = Graph.Tasks[static_cast<size_t>(T)];
+      if (O.Clocks) {
+        double ReadyAt = Waited ? LatestEnd : Forked;
+        for (uint32_t P : S.Preds)
+          ReadyAt = std::max(ReadyAt, End[P]);
+        O.Clocks->waitUntil(ReadyAt);
+      }
+      Waited = false;
       uint64_t Need = std::max<uint64_t>(1, S.Stripes);
       Ready.erase(std::find(Ready.begin(), Ready.end(), static_cast<uint32_t>(T)));
       G.start(S.Disks);
@@ -53,6 +68,10 @@ public:
       L.unlock();
       Body(static_cast<uint32_t>(T), K);
       L.lock();
+      if (O.Clocks) {
+        End[static_cast<size_t>(T)] = O.Clocks->now();
+        LatestEnd = std::max(LatestEnd, End[static_cast<size_t>(T)]);
+      }
       G.finish(S.Disks);
       Pinned -= Need;
       --Running;
@@ -65,9 +84,14 @@ public:
       record(static_cast<uint32_t>(T), K, false);
       Wake.notify_all();
     }
+    L.unlock();
+    if (O.Clocks && K)
+      O.Clocks->leave();
   }
 
   ExecReport take() { return std::move(Rep); }
+  /// When the last set ended (modeled).
+  double latestEnd() const { return LatestEnd; }
 
 private:
   /// The set thread \p K starts now, or -1 (nothing it may start).
@@ -116,6 +140,8 @@ private:
   unsigned Running = 0;
   size_t Done = 0;
   ExecReport Rep;
+  double Forked = 0, LatestEnd = 0; ///< modeled: the caller's clock at the start; the last end
+  std::vector<double> End;          ///< modeled end of each set
 };
 
 } // namespace
@@ -130,6 +156,8 @@ ExecReport runTaskGraph(const TaskGraph &Graph, const ExecOptions &Options,
   R.worker(0);
   for (std::thread &H : Helpers)
     H.join();
+  if (Options.Clocks)
+    Options.Clocks->waitUntil(R.latestEnd());
   return R.take();
 }
 

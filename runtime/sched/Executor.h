@@ -26,12 +26,27 @@
 
 namespace iopoly::sched {
 
+/// Modeled time as the executor sees it (the disk model's thread clocks,
+/// io/DiskModel.h): helper threads start at the caller's clock, a set
+/// starts no earlier than its predecessors ended (or, when it waited for
+/// room in the buffer, than the set whose end made room), and the caller's
+/// clock moves to the latest end.
+class ThreadClocks {
+public:
+  virtual ~ThreadClocks() = default;
+  virtual double now() = 0;             ///< the calling thread's clock
+  virtual void waitUntil(double T) = 0; ///< the calling thread waits until T
+  virtual void enter(double At) = 0;    ///< a helper thread starts at At
+  virtual void leave() = 0;             ///< a helper thread is done
+};
+
 struct ExecOptions {
   Policy Kind = Policy::Global;
   unsigned Threads = 1;
   uint64_t Capacity = 0;      ///< stripes (0: unlimited)
   std::vector<unsigned> Owner; ///< optional: thread k runs only sets owned by k
   bool RecordEvents = false;  ///< keep Events (tests)
+  ThreadClocks *Clocks = nullptr; ///< optional: modeled time
 };
 
 /// One start or finish, in the order they happened (under the mutex).

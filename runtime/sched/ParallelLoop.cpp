@@ -44,6 +44,10 @@ struct Team {
   unsigned Running = 0;
   RunTotals Stats;
   std::vector<std::thread> Workers;
+  // Modeled time (ModelClocks.h): the caller's clock when the loop started,
+  // the latest end of an iteration, and the latest clock of a helper.
+  DiskModel *Model = nullptr;
+  double Forked = 0, LatestEnd = 0, Joined = 0;
   // The caller's state, restored at the end (a parallel loop inside a task).
   Team *Outer = nullptr;
   unsigned OuterIndex = 0;
@@ -63,6 +67,7 @@ void finishCurrent(Team &T) {
   releaseAllThreadWindows();
   const SetTask &S = T.Graph.Tasks[static_cast<size_t>(Running)];
   std::lock_guard<std::mutex> L(T.Mu);
+  T.LatestEnd = std::max(T.LatestEnd, T.Model->appClock());
   T.G.finish(S.Disks);
   T.Pinned -= std::max<uint64_t>(1, S.Stripes);
   --T.Running;
@@ -92,6 +97,8 @@ int64_t takeNext(Team &T) {
     if (Mine.empty()) {
       ++T.Stats.CapacityWaits;
       T.Wake.wait(L);
+      // Room was made by an iteration that ended (modeled) at LatestEnd.
+      T.Model->waitUntil(T.LatestEnd);
       continue;
     }
     uint32_t I = T.Threads <= 1                ? Mine.front()
@@ -142,6 +149,8 @@ extern "C" void __iopoly_par_start(void (*Fn)(void *), void *Data, unsigned, lon
   if (Status S = parsePolicy(C.Sched, T->Kind))
     fatal("IOPOLY_SCHED=" + C.Sched + ": " + S.message());
   T->Capacity = C.bufferFrames();
+  T->Model = &RT->model();
+  T->Forked = T->LatestEnd = T->Model->appClock();
   size_t Stripe = C.StripeSize, Disks = std::max<size_t>(1, C.numDisks());
   T->Graph.Tasks.resize(N);
   for (uint64_t I = 0; I < N; ++I) {
@@ -170,8 +179,14 @@ extern "C" void __iopoly_par_start(void (*Fn)(void *), void *Data, unsigned, lon
       Current = T;
       ThreadIndex = K;
       Running = -1;
+      T->Model->enterThread(T->Forked);
       T->Fn(T->Data);
       finishCurrent(*T);
+      double Clock = T->Model->leaveThread();
+      {
+        std::lock_guard<std::mutex> L(T->Mu);
+        T->Joined = std::max(T->Joined, Clock);
+      }
       Current = nullptr;
     });
   Current = T;
@@ -205,6 +220,7 @@ extern "C" void __iopoly_par_end(void) {
   finishCurrent(*T);
   for (std::thread &W : T->Workers)
     W.join();
+  T->Model->waitUntil(T->Joined);
   T->Stats.Regions = 1;
   addRunTotals(T->Threads, policyName(T->Kind), T->Stats);
   Current = T->Outer;

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "sched/RunSets.h"
+#include "sched/ModelClocks.h"
 #include "core/Config.h"
 #include "core/Json.h"
 #include "core/Runtime.h"
@@ -117,6 +118,8 @@ extern "C" void __iopoly_run_sets(const iopoly_set_table *Table, void (*Body)(vo
   if (Status S = parsePolicy(C.Sched, O.Kind))
     fatal("IOPOLY_SCHED=" + C.Sched + ": " + S.message());
   O.Capacity = C.bufferFrames();
+  ModelClocks Clocks(RT->model());
+  O.Clocks = &Clocks;
   ExecReport R = runTaskGraph(Graph, O, [&](uint32_t Set, unsigned) { Body(Ctx, Set); });
   RunTotals T;
   T.Regions = 1;
