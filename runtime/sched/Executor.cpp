@@ -28,6 +28,10 @@ public:
     if (O.Clocks)
       Forked = LatestEnd = O.Clocks->now();
     End.assign(Graph.size(), Forked);
+    unsigned N = std::max(1u, O.Threads);
+    Clock.assign(N, Forked);
+    Busy.assign(N, 0);
+    Exited.assign(N, 0);
   }
 
   void worker(unsigned K) {
@@ -38,6 +42,12 @@ public:
     for (;;) {
       if (Done == Graph.size())
         break;
+      if (O.Clocks && behindAnother(K)) {
+        // Modeled time: a thread that became free earlier takes first.
+        Wake.notify_all();
+        Wake.wait(L);
+        continue;
+      }
       uint64_t Waits = Rep.CapacityWaits;
       int64_t T = choose(K);
       if (T < 0) {
@@ -52,6 +62,9 @@ public:
           ReadyAt = std::max(ReadyAt, End[P]);
         O.Clocks->waitUntil(ReadyAt);
       }
+      Busy[K] = 1;
+      if (O.Clocks)
+        Wake.notify_all(); // threads that let this one go first
       Waited = false;
       uint64_t Need = std::max<uint64_t>(1, S.Stripes);
       Ready.erase(std::find(Ready.begin(), Ready.end(), static_cast<uint32_t>(T)));
@@ -69,9 +82,10 @@ public:
       Body(static_cast<uint32_t>(T), K);
       L.lock();
       if (O.Clocks) {
-        End[static_cast<size_t>(T)] = O.Clocks->now();
+        End[static_cast<size_t>(T)] = Clock[K] = O.Clocks->now();
         LatestEnd = std::max(LatestEnd, End[static_cast<size_t>(T)]);
       }
+      Busy[K] = 0;
       G.finish(S.Disks);
       Pinned -= Need;
       --Running;
@@ -84,6 +98,8 @@ public:
       record(static_cast<uint32_t>(T), K, false);
       Wake.notify_all();
     }
+    Exited[K] = 1;
+    Wake.notify_all();
     L.unlock();
     if (O.Clocks && K)
       O.Clocks->leave();
@@ -94,6 +110,27 @@ public:
   double latestEnd() const { return LatestEnd; }
 
 private:
+  /// Whether thread \p J could start a set now (without choosing it).
+  bool hasWork(unsigned J) const {
+    for (uint32_t T : Ready)
+      if ((Owner.empty() || Owner[T] == J) &&
+          !(Running && O.Capacity && Pinned + std::max<uint64_t>(1, Graph.Tasks[T].Stripes) > O.Capacity))
+        return true;
+    return false;
+  }
+
+  /// Whether another free thread whose modeled clock is earlier than \p K's
+  /// (ties: the lower index) could start a set: it goes first, as it would
+  /// on threads that truly run at once. (A busy thread does not hold the
+  /// others back: a set may start later, modeled, than it could have.)
+  bool behindAnother(unsigned K) const {
+    for (unsigned J = 0; J < Clock.size(); ++J)
+      if (J != K && !Busy[J] && !Exited[J] && (Clock[J] < Clock[K] || (Clock[J] == Clock[K] && J < K)) &&
+          hasWork(J))
+        return true;
+    return false;
+  }
+
   /// The set thread \p K starts now, or -1 (nothing it may start).
   int64_t choose(unsigned K) {
     std::vector<uint32_t> Mine;
@@ -142,6 +179,8 @@ private:
   ExecReport Rep;
   double Forked = 0, LatestEnd = 0; ///< modeled: the caller's clock at the start; the last end
   std::vector<double> End;          ///< modeled end of each set
+  std::vector<double> Clock;        ///< modeled clock of each thread when it last finished a set
+  std::vector<char> Busy, Exited;   ///< each thread runs a set; has left
 };
 
 } // namespace

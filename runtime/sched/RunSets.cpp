@@ -119,7 +119,8 @@ extern "C" void __iopoly_run_sets(const iopoly_set_table *Table, void (*Body)(vo
     fatal("IOPOLY_SCHED=" + C.Sched + ": " + S.message());
   O.Capacity = C.bufferFrames();
   ModelClocks Clocks(RT->model());
-  O.Clocks = &Clocks;
+  if (RT->model().enabled()) // (without a model every clock is 0: no order to keep)
+    O.Clocks = &Clocks;
   ExecReport R = runTaskGraph(Graph, O, [&](uint32_t Set, unsigned) { Body(Ctx, Set); });
   RunTotals T;
   T.Regions = 1;
