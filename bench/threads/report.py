@@ -29,8 +29,10 @@ def render(runs, command, machine):
          "compiled with `-fplugin-arg-iopoly-threads=on`.\n",
          "Columns: stripe fetches, distinct stripes the run touched (A is read, B and C are written whole "
          "before they are read, so a stripe of B or C is fetched only if it was evicted first), modeled I/O seconds "
-         "(the disk model's application clock: every wait for a fetch, from any thread, advances it, so it "
-         "is the I/O wait of all threads together, not a parallel elapsed time), mean disks (or units) in "
+         "(the disk model's elapsed time of the run: each thread has its own clock, started at the "
+         "forking thread's, a set starts when its predecessors ended, and the free thread whose clock is "
+         "earliest takes the next set, so the waits of different threads overlap as the disks' queues "
+         "allow; README, locality sets on threads), mean disks (or units) in "
          "use when a set starts (|G|), wall seconds on this machine.\n"]
     groups = collections.OrderedDict()
     for r in runs:

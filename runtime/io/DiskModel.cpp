@@ -6,6 +6,7 @@
 #include "io/DiskModel.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace iopoly {
 
@@ -50,7 +51,7 @@ void DiskModel::waitUntil(double T) {
   double &Clock = Own.Model == this ? Own.Clock : AppClock;
   if (T <= Clock)
     return;
-  WaitNanos.fetch_add(static_cast<uint64_t>((T - Clock) * 1e9), std::memory_order_relaxed);
+  WaitNanos.fetch_add(static_cast<uint64_t>(std::llround((T - Clock) * 1e9)), std::memory_order_relaxed);
   Clock = T;
 }
 
