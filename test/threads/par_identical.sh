@@ -2,8 +2,7 @@
 # par_identical.sh PROGRAM TMPDIR - par_protocol gives the same checksum at
 # 1, 2, 4 and 8 threads under g and naive, and its statistics count every
 # iteration as a task (4 loops: 40 + 40 + 13 + 0 iterations). With the hdd
-# model too: there the threads take iterations in the order of their
-# modeled clocks (runtime/sched/ParallelLoop.cpp).
+# model too: there each thread has its own modeled clock.
 #
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 set -eu
