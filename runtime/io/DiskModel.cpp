@@ -45,14 +45,22 @@ struct ThreadClock {
 thread_local ThreadClock Own;
 } // namespace
 
-double DiskModel::appClock() const { return Own.Model == this ? Own.Clock : AppClock; }
+// The application's clock is atomic only so that a task thread's read of
+// it, which the compiler may speculate beside the read of its own clock,
+// is not a data race; one thread at a time writes it.
+double DiskModel::appClock() const {
+  return Own.Model == this ? Own.Clock : AppClock.load(std::memory_order_relaxed);
+}
 
 void DiskModel::waitUntil(double T) {
-  double &Clock = Own.Model == this ? Own.Clock : AppClock;
-  if (T <= Clock)
+  double Now = appClock();
+  if (T <= Now)
     return;
-  WaitNanos.fetch_add(static_cast<uint64_t>(std::llround((T - Clock) * 1e9)), std::memory_order_relaxed);
-  Clock = T;
+  WaitNanos.fetch_add(static_cast<uint64_t>(std::llround((T - Now) * 1e9)), std::memory_order_relaxed);
+  if (Own.Model == this)
+    Own.Clock = T;
+  else
+    AppClock.store(T, std::memory_order_relaxed);
 }
 
 void DiskModel::enterThread(double At) {
@@ -70,7 +78,7 @@ double DiskModel::leaveThread() {
 void DiskModel::reset() {
   for (DiskState &D : Disks)
     D = DiskState();
-  AppClock = 0;
+  AppClock.store(0, std::memory_order_relaxed);
   WaitNanos = 0;
 }
 

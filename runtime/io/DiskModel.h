@@ -74,7 +74,7 @@ private:
   };
   DiskModelParams Params;
   std::vector<DiskState> Disks;
-  double AppClock = 0;
+  std::atomic<double> AppClock{0};
   std::atomic<uint64_t> WaitNanos{0};
 };
 
