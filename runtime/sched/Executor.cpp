@@ -110,11 +110,16 @@ public:
   double latestEnd() const { return LatestEnd; }
 
 private:
+  /// Whether thread \p J may run ready set \p T (the policy's owner).
+  bool owns(unsigned J, uint32_t T) const { return Owner.empty() || Owner[T] == J; }
+  /// Whether set \p T's stripes fit beside those pinned by running sets.
+  bool fits(uint32_t T) const {
+    return !(Running && O.Capacity && Pinned + std::max<uint64_t>(1, Graph.Tasks[T].Stripes) > O.Capacity);
+  }
   /// Whether thread \p J could start a set now (without choosing it).
   bool hasWork(unsigned J) const {
     for (uint32_t T : Ready)
-      if ((Owner.empty() || Owner[T] == J) &&
-          !(Running && O.Capacity && Pinned + std::max<uint64_t>(1, Graph.Tasks[T].Stripes) > O.Capacity))
+      if (owns(J, T) && fits(T))
         return true;
     return false;
   }
@@ -136,10 +141,9 @@ private:
     std::vector<uint32_t> Mine;
     bool Blocked = false;
     for (uint32_t T : Ready) {
-      if (!Owner.empty() && Owner[T] != K)
+      if (!owns(K, T))
         continue;
-      uint64_t Need = std::max<uint64_t>(1, Graph.Tasks[T].Stripes);
-      if (Running && O.Capacity && Pinned + Need > O.Capacity) {
+      if (!fits(T)) {
         Blocked = true;
         continue;
       }
