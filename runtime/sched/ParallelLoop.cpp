@@ -49,8 +49,9 @@ struct Team {
   // Iterations go to threads as they come free in real time, not in the
   // order of their modeled clocks as locality sets do (Executor.cpp): a
   // loop hands out many small iterations (stencil: 9,200 at 8 threads),
-  // and making each wait for the thread whose clock is earliest cost 12x
-  // the wall time on 2 cores.
+  // and making each wait for the thread whose clock is earliest took the
+  // stencil kernel from 1.8x to 12x the single thread's wall time on 2
+  // cores.
   DiskModel *Model = nullptr;
   double Forked = 0, LatestEnd = 0, Joined = 0;
   // The caller's state, restored at the end (a parallel loop inside a task).
