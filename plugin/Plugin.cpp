@@ -108,7 +108,8 @@ void registerIOPolyPasses(PassBuilder &PB) {
         return;
       addScopPipeline(FPM, mode() == Mode::CLO    ? ScopTransform::PollyOptimizer
                            : mode() == Mode::DroL ? ScopTransform::DiskReuseNests
-                                                  : ScopTransform::DiskReuseWhole);
+                                                  : ScopTransform::DiskReuseWhole,
+                      Level);
     });
   }
   PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel Level) {

@@ -12,6 +12,9 @@
 #define IOPOLY_PLUGIN_POLLY_POLLYPIPELINE_H
 
 #include "llvm/IR/PassManager.h"
+#include "llvm/Passes/OptimizationLevel.h"
+
+#include <optional>
 
 namespace llvm {
 class raw_ostream;
@@ -34,8 +37,8 @@ void configurePolly();
 /// proves parallel: threads=on, or -mllvm -polly-parallel given.
 bool pollyOutlinesParallelLoops();
 
-/// In the clang pipeline of a Polly mode: no full loop unrolling, which
-/// multiplies a SCoP's statements before Polly sees it, and no memcpy or
+/// In the clang pipeline of a Polly mode: no full loop unrolling before
+/// Polly has run, which multiplies a SCoP's statements, and no memcpy or
 /// memset made of copy and fill loops, which Polly cannot model beside the
 /// array's element accesses.
 void keepLoopsForPolly();
@@ -47,8 +50,11 @@ void keepLoopsForPolly();
 void keepLoadsForPolly();
 
 /// Adds Polly's preparation, the SCoP transformation \p T and Polly's code
-/// generation to \p FPM.
-void addScopPipeline(llvm::FunctionPassManager &FPM, ScopTransform T);
+/// generation to \p FPM. clo in a clang pipeline at \p Level: then full
+/// unrolling again and LLVM's function simplification on the functions
+/// Polly rewrote, as Polly's own pipeline does.
+void addScopPipeline(llvm::FunctionPassManager &FPM, ScopTransform T,
+                     std::optional<llvm::OptimizationLevel> Level = std::nullopt);
 
 /// -fplugin-arg-iopoly-mpi=on: Polly's preparation and scalar clean-up,
 /// RankMappingPass on every SCoP (analysis only: Polly generates nothing),
