@@ -55,7 +55,7 @@ extern "C" {
 /** Most windows a lowered function reserves (per-access sites and strip
  *  drivers together): the frame the lowering adds is bounded by this many
  *  times sizeof(struct iopoly_window). */
-#define IOPOLY_MAX_WINDOWS 64
+#define IOPOLY_MAX_WINDOWS 128
 
 struct iopoly_window {
   uintptr_t lo;        /* first address of the window */

@@ -92,6 +92,18 @@ bool revokeOne(iopoly_window *Keep) {
   return true;
 }
 
+/// Frames the strip windows (IOPOLY_WINDOW_PINNED) leave to the windows
+/// of accesses tested one by one, which the buffer can take back: with
+/// every frame pinned by strips, such an access would find none. A strip
+/// window that would go past this leaves its window empty instead, and its
+/// strip runs checked, access by access.
+constexpr size_t StripPinReserve = 4;
+
+bool stripMayPin(StripeBuffer &Buf, const iopoly_window *W) {
+  size_t Pinned = Buf.pinnedFrames(), Own = W->array ? std::min(W->run, Pinned) : 0;
+  return Pinned - Own + 1 + StripPinReserve <= Buf.numFrames();
+}
+
 /// Stripes a window may hold besides its own: a run amortizes the slow
 /// path over walks that change stripe often (columns), while leaving most
 /// of the buffer unpinned.
@@ -301,6 +313,10 @@ void *__iopoly_translate(iopoly_window *W, void *Ptr, size_t Len, int Mode, cons
   if (W->array == A && Stripe >= W->stripe && Stripe < W->stripe + W->run) // within the slack at its end
     return reinterpret_cast<void *>(P + W->delta);
   StripeBuffer &Buf = runtime().buffer();
+  if ((W->flags & IOPOLY_WINDOW_PINNED) && !stripMayPin(Buf, W)) {
+    releaseHeld(W);
+    return Ptr;
+  }
   uintptr_t Base = reinterpret_cast<uintptr_t>(A->AllocBase);
   if (W->array == A && Buf.hasViews(*A)) {
     // The same array again: grow the run over the resident stripes up to
