@@ -14,7 +14,7 @@
 // RUN: rm -rf %t.data && %iopoly_run %t.clo > %t.clo.out
 // RUN: cmp %t.off.out %t.clo.out
 //
-// MODE: remark: clo: Polly's isl scheduler applied a new schedule (tiling, interchange or fusion) to the loops here [-Rpass=iopoly]
+// MODE: remark: clo: Polly's isl scheduler applied a new schedule (tiling, interchange or fusion) to the loops here, with register tiling of 1 band [-Rpass=iopoly]
 // MODE: remark: clo: Polly's isl scheduler kept the original schedule of the loops here [-Rpass-missed=iopoly]
 // PASS: remark: {{.*}}clo: Polly's isl scheduler applied a new schedule
 // PASS: remark: {{.*}}clo: Polly's isl scheduler kept the original schedule
