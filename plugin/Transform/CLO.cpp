@@ -44,7 +44,12 @@ bool hasStencilStatement(polly::Scop &S) {
         // some are delinearized oddly (heat-3d's A[i+1][j][k]).
         std::vector<isl::set> Offsets;
         for (const isl::map &R : Rels) {
-          isl::set D = Ref.reverse().apply_range(R).deltas();
+          // Accesses of one array may see it with other dimensions (a
+          // byte-wise access beside element ones): no constant offset.
+          isl::map Pair = Ref.reverse().apply_range(R);
+          if (Pair.is_null() || !Pair.get_space().domain().is_equal(Pair.get_space().range()))
+            continue;
+          isl::set D = Pair.deltas();
           if (D.is_null() || !D.is_singleton())
             continue;
           bool Seen = false;
