@@ -342,7 +342,7 @@ def write_plot(s, path):
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--polybench", required=True, help="PolyBench/C 4.2.1 source directory")
+    p.add_argument("--polybench", help="PolyBench/C 4.2.1 source directory (required unless --render-only)")
     p.add_argument("--bin", default=os.path.join(ROOT, "build", "bin"), help="iopoly build's bin directory")
     p.add_argument("--clang", default="clang-19")
     p.add_argument("--size", default="LARGE", help="PolyBench dataset for timing (default LARGE)")
@@ -361,9 +361,11 @@ def main(argv=None):
                         "overhead-analysis.md; --polybench is then not needed")
     if argv is None:
         argv = sys.argv[1:]
-    if "--render-only" in argv and "--polybench" not in argv:
-        argv = argv + ["--polybench", ""]
     args = p.parse_args(argv)
+    if not args.render_only and not args.polybench:
+        p.error("--polybench DIR is required (the PolyBench/C 4.2.1 sources), unless --render-only")
+    if args.render_only and not os.path.exists(args.raw):
+        p.error(f"--render-only: no raw data at {args.raw} (give --raw FILE)")
     skip = False
     args.passthrough = []
     for a in argv:

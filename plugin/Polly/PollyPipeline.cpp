@@ -48,7 +48,8 @@ namespace {
 /// optimization pipeline, where Polly sits, starts after it), so only the
 /// unrolling after Polly sees the option's default again: the constant-trip
 /// point loops of Polly's tiles are unrolled and their enclosing loop
-/// vectorized, as in Polly's own build (doitgen: 3.3x slower without).
+/// vectorized, as in Polly's own build (PolyBench doitgen at LARGE, clo:
+/// 0.20 s without it and the clean-up below, 0.14 s with them).
 struct ReleaseFullUnrollPass : PassInfoMixin<ReleaseFullUnrollPass> {
   PreservedAnalyses run(Function &, FunctionAnalysisManager &) {
     if (FullUnrollHeld)
