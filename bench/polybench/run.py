@@ -27,11 +27,14 @@ VERSION_LINE = re.compile(r"^iopoly: loops at (\S+): version (\d+) of (\d+) chos
 
 def version_kind(version, of, rest):
     """What the chosen version is, from IOPOLY_VERBOSE's list of every
-    version's estimate: 'original', 'polly tiles T' or 'data'."""
+    version's estimate: 'original', 'polly tiles T', 'polly rows tiles T'
+    (the schedule with rows innermost) or 'data'."""
     if version + 1 == of:
         return "original"
-    m = re.search(r" %d: [^ ]+(?: \(tiles of (\d+)\))?" % version, rest)
-    return "polly tiles " + m.group(1) if m and m.group(1) else "data"
+    m = re.search(r" %d: [^ ]+(?: \(tiles of (\d+)(, rows innermost)?\))?" % version, rest)
+    if not m or not m.group(1):
+        return "data"
+    return ("polly rows tiles " if m.group(2) else "polly tiles ") + m.group(1)
 # With --jobs > 1 the kernels of one size share their utility objects: built
 # once, under this lock.
 UTIL_LOCK = threading.Lock()

@@ -61,6 +61,9 @@ struct iopoly_tile_term {
 /* A band version: Polly's schedule tiled; its unit is the tile size in
  * iterations and it has no data terms. */
 #define IOPOLY_VERSION_BANDS 0x1
+/* A band version whose schedule keeps the row-walking loops innermost
+ * (plugin/Analysis/BandTiling.h): for reports only. */
+#define IOPOLY_VERSION_ROWS 0x2
 
 struct iopoly_tile_version {
   uint64_t unit;        /* bytes of one unit (0: the original order); band versions: iterations per tile */

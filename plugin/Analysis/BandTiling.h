@@ -3,13 +3,16 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Out-of-core tiling: the schedule Polly's isl scheduler computes for a SCoP
-// (the one mode=clo starts from: loop interchange, fusion, skewing, chosen
-// by dependence distances) with its outermost permutable bands tiled at a
-// few tile sizes, one version each. Polly tiles for the L1 cache (32 by
-// default); a buffer of stripes needs tiles sized to the buffer the program
-// runs with, which the compiler does not know. So each tile size is a
-// version of the restructured SCoP (DiskReuse.cpp), and the runtime picks
-// one from the run's buffer and stripe.
+// (loop interchange, fusion, skewing, chosen by dependence distances; the
+// one mode=clo starts from) with its outermost permutable bands tiled at a
+// few tile sizes, one version each; and, where it differs, the schedule the
+// scheduler finds when asked to keep each statement's row-walking loop
+// innermost instead of its parallel loops outermost (rowWalks below), tiled
+// at the middle sizes. Polly tiles
+// for the L1 cache (32 by default); a buffer of stripes needs tiles sized
+// to the buffer the program runs with, which the compiler does not know.
+// So each tile size is a version of the restructured SCoP (DiskReuse.cpp),
+// and the runtime picks one from the run's buffer and stripe.
 //
 // For that choice every version carries its footprint model
 // (FootprintModel.h), which the runtime replays through an LRU buffer of its
@@ -40,6 +43,7 @@ namespace iopoly {
 
 struct BandVersion {
   unsigned Tile = 0;             ///< iterations per tile along every tiled loop
+  bool RowWalks = false;         ///< the scheduler was asked for rows innermost (rowWalks)
   isl::schedule Schedule;        ///< the whole SCoP's schedule in this version
   FootprintModel Model;          ///< for the run-time choice
 };
@@ -53,8 +57,16 @@ struct BandPlan {
 /// Polly's isl scheduler on \p S with the dependences \p Deps as validity,
 /// proximity and coincidence constraints (as Polly's IslScheduleOptimizer
 /// sets them), without Polly's post-optimizations (tiling, pattern
-/// matching). Null when the scheduler gives up (its operation quota).
-isl::schedule islSchedule(polly::Scop &S, const isl::union_map &Deps);
+/// matching). With \p Spatial, those pairs are proximity constraints too and
+/// there are no coincidence constraints (locality, not parallelism). Null
+/// when the scheduler gives up (its operation quota).
+isl::schedule islSchedule(polly::Scop &S, const isl::union_map &Deps, const isl::union_map &Spatial = {});
+
+/// For every statement, pairs of its instances one step apart along the loop
+/// that walks most of its disk-resident data along rows (the next element
+/// of each such access): as proximity, they ask the scheduler to keep that
+/// loop innermost.
+isl::union_map rowWalks(polly::Scop &S, const std::vector<DiskArray> &Arrays);
 
 /// The versions of \p S at each of \p Tiles: Polly's schedule with its
 /// outermost permutable bands of at least two loops tiled, and their

@@ -36,6 +36,8 @@ namespace {
 /// the phis and selects code generation of an earlier SCoP leaves between a
 /// marker and its later users; \p Name gets the pragma's name if known.
 bool diskResidentBase(const Value *Base, std::string *Name, SmallPtrSetImpl<const Value *> &Seen) {
+  if (!Base)
+    return false; // an array Polly allocates itself (Transform/ScalarExpansion.h)
   Base = Base->stripPointerCasts();
   if (!Seen.insert(Base).second)
     return true; // a cycle of phis: decided by the other incoming values
@@ -217,6 +219,8 @@ void removeCycles(FamilyGraph &G, const isl::union_map &Deps, unsigned MaxSplits
 } // namespace
 
 bool diskResidentPointer(const Value *Ptr, std::string *Name) {
+  if (!Ptr)
+    return false;
   SmallPtrSet<const Value *, 8> Seen;
   return diskResidentBase(getUnderlyingObject(Ptr, /*MaxLookup=*/0), Name, Seen);
 }

@@ -12,6 +12,7 @@
 #include "Transform/DistributeLoops.h"
 #include "Transform/ExpandDiskCopies.h"
 #include "Transform/FoldMarkers.h"
+#include "Transform/ScalarExpansion.h"
 
 #include "polly/CodeGen/CodeGeneration.h"
 #include "polly/CodePreparation.h"
@@ -143,9 +144,11 @@ void addScopPipeline(FunctionPassManager &FPM, ScopTransform T, std::optional<Op
     SPM.addPass(CLOPass()); // Polly's scheduler, plus a remark saying what it did
     break;
   case ScopTransform::DiskReuseNests:
+    SPM.addPass(ScalarExpansionPass()); // loop-carried scalars no longer order every iteration
     SPM.addPass(DiskReusePass(/*WholeProgram=*/false));
     break;
   case ScopTransform::DiskReuseWhole:
+    SPM.addPass(ScalarExpansionPass());
     SPM.addPass(DiskReusePass(/*WholeProgram=*/true));
     break;
   }

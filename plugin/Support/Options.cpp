@@ -69,6 +69,13 @@ static cl::opt<bool> SerpentineOpt("iopoly-serpentine",
                                             "next (fewer fetches; backward requests are random on disks)"),
                                    cl::init(false), cl::cat(IOPolyCategory));
 
+static cl::opt<bool> ExpandScalarsOpt(
+    "iopoly-expand-scalars",
+    cl::desc("dro-l/dro-wp: give a scalar carried through a loop nest (a running sum, a recurrence) one element per "
+             "iteration of the loops around it, in a small array in memory, where that keeps every value the "
+             "program computes; the loops inside can then be reordered"),
+    cl::init(true), cl::cat(IOPolyCategory));
+
 static cl::opt<bool> TilePrefetchOpt("iopoly-tile-prefetch",
                                      cl::desc("dro-l/dro-wp: hint the next tile's stripes while a tile computes"),
                                      cl::init(true), cl::cat(IOPolyCategory));
@@ -244,6 +251,7 @@ bool stripeGranularity() { return GranularityOpt != "disk"; }
 unsigned chunksPerArray() { return ChunksOpt; }
 bool reassociateReductions() { return ReassociateOpt; }
 bool tilePrefetch() { return TilePrefetchOpt; }
+bool expandScalars() { return ExpandScalarsOpt; }
 bool serpentineStreams() { return SerpentineOpt; }
 unsigned maxSplits() { return MaxSplitsOpt; }
 
@@ -345,20 +353,21 @@ std::string checkOptionCombination() {
 std::string applyPluginArg(StringRef Arg) {
   auto [Name, Value] = Arg.split('=');
   // Switches may be given bare: -fplugin-arg-iopoly-reassociate.
-  bool Switch = Name == "reassociate" || Name == "hoist" || Name == "tile-prefetch" || Name == "serpentine";
+  bool Switch = Name == "reassociate" || Name == "hoist" || Name == "tile-prefetch" || Name == "serpentine" ||
+                Name == "expand-scalars";
   if (Switch && !Arg.contains('='))
     Value = "true";
   static const char *Known[] = {"mode",        "stripe",        "disks",      "hoist",     "granularity", "chunks",
                                 "max-splits",  "max-sets",      "buffer",     "reassociate", "tile-prefetch",
                                 "serpentine",  "mpi",           "mapping",    "map-local", "map-chunk",   "map-bthres",
                                 "map-alpha",   "map-beta",      "map-max-chunks", "topology",  "layout",
-                                "layout-profile", "threads", "band-tiles"};
+                                "layout-profile", "threads", "band-tiles", "expand-scalars"};
   bool IsKnown = false;
   for (const char *K : Known)
     IsKnown |= Name == K;
   if (!IsKnown || (!Arg.contains('=') && !Switch))
     return ("unknown iopoly plugin argument '" + Arg +
-            "'; expected -fplugin-arg-iopoly-<name>=<value> with name one of mode, stripe, disks, hoist, granularity, chunks, max-splits, max-sets, buffer, reassociate, tile-prefetch, serpentine, mpi, mapping, map-local, map-chunk, map-bthres, map-alpha, map-beta, map-max-chunks, topology, layout, layout-profile, threads, band-tiles")
+            "'; expected -fplugin-arg-iopoly-<name>=<value> with name one of mode, stripe, disks, hoist, granularity, chunks, max-splits, max-sets, buffer, reassociate, tile-prefetch, serpentine, mpi, mapping, map-local, map-chunk, map-bthres, map-alpha, map-beta, map-max-chunks, topology, layout, layout-profile, threads, band-tiles, expand-scalars")
         .str();
   // Check enumerated values here: cl would print its own message first.
   if (Name == "mode") {
@@ -376,7 +385,7 @@ std::string applyPluginArg(StringRef Arg) {
   std::string Norm = Value.str();
   if (Name == "threads")
     ThreadsAsPluginArg = true;
-  if (Name == "mpi" || Name == "map-local" || Name == "hoist" || Name == "threads") {
+  if (Name == "mpi" || Name == "map-local" || Name == "hoist" || Name == "threads" || Name == "expand-scalars") {
     if (Value == "on" || Value == "yes")
       Norm = "true";
     else if (Value == "off" || Value == "no")

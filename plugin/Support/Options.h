@@ -50,6 +50,9 @@ unsigned maxSets();
 bool reassociateReductions();
 /// -iopoly-tile-prefetch: tiled code hints the next tile's stripes.
 bool tilePrefetch();
+/// -iopoly-expand-scalars: dro-l/dro-wp expand loop-carried scalars
+/// (Transform/ScalarExpansion.h).
+bool expandScalars();
 /// -iopoly-serpentine: streamed arrays walked back and forth over the tiles.
 bool serpentineStreams();
 /// -iopoly-band-tiles: tile sizes of the versions that run Polly's schedule

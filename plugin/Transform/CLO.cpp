@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Transform/CLO.h"
+#include "Analysis/Stencil.h"
 
 #include "polly/ScheduleOptimizer.h"
 #include "polly/ScheduleTreeTransform.h"
@@ -17,7 +18,6 @@
 #include "isl/schedule.h"
 #include "isl/schedule_node.h"
 
-#include <map>
 
 #define DEBUG_TYPE "iopoly"
 
@@ -26,44 +26,6 @@ using namespace llvm;
 namespace iopoly {
 
 namespace {
-
-/// A stencil's statement reads one array at three or more subscripts a
-/// constant apart (A[i-1][j], A[i][j], A[i+1][j]). Register tiling those
-/// multiplies the rows a point loop walks beyond the strip windows
-/// (heat-3d ran 19x slower with it, jacobi-2d 1.4x).
-bool hasStencilStatement(polly::Scop &S) {
-  for (polly::ScopStmt &Stmt : S) {
-    std::map<const polly::ScopArrayInfo *, std::vector<isl::map>> Reads;
-    for (polly::MemoryAccess *MA : Stmt)
-      if (MA->isRead() && MA->isArrayKind() && MA->isAffine())
-        Reads[MA->getScopArrayInfo()].push_back(MA->getAccessRelation());
-    for (auto &[SAI, Rels] : Reads)
-      for (const isl::map &Ref : Rels) {
-        // Distinct subscripts a constant away from this one (itself
-        // included, at offset 0). Every read is tried as the reference:
-        // some are delinearized oddly (heat-3d's A[i+1][j][k]).
-        std::vector<isl::set> Offsets;
-        for (const isl::map &R : Rels) {
-          // Accesses of one array may see it with other dimensions (a
-          // byte-wise access beside element ones): no constant offset.
-          isl::map Pair = Ref.reverse().apply_range(R);
-          if (Pair.is_null() || !Pair.get_space().domain().is_equal(Pair.get_space().range()))
-            continue;
-          isl::set D = Pair.deltas();
-          if (D.is_null() || !D.is_singleton())
-            continue;
-          bool Seen = false;
-          for (const isl::set &O : Offsets)
-            Seen |= O.is_equal(D);
-          if (!Seen)
-            Offsets.push_back(D);
-        }
-        if (Offsets.size() >= 3)
-          return true;
-      }
-  }
-  return false;
-}
 
 /// Polly's register tiling (its point loops strip-mined by 2, unrolled and
 /// jammed), applied to the point bands of Polly's tiling that have at least

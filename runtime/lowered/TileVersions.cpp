@@ -70,7 +70,10 @@ extern "C" int __iopoly_pick_version(iopoly_tile_table *T) {
     for (uint32_t K = 0; K < T->num_versions; ++K)
       Msg += format(" %u: %llu/%.0f/%.2f%s%s%s", K, static_cast<unsigned long long>(Est[K].Need), Est[K].Fetches,
                     Est[K].Cost,
-                    isBandVersion(*T, K) ? format(" (tiles of %llu)", static_cast<unsigned long long>(T->versions[K].unit)).c_str() : "",
+                    isBandVersion(*T, K) ? format(" (tiles of %llu%s)", static_cast<unsigned long long>(T->versions[K].unit),
+                                                  T->versions[K].flags & IOPOLY_VERSION_ROWS ? ", rows innermost" : "")
+                                               .c_str()
+                                         : "",
                     K + 1 == T->num_versions ? " (original order)" : (Est[K].Fits ? "" : " (does not fit)"),
                     Est[K].Outside > MaxModelOutside ? format(" (%.0f%% of its model off the arrays)", 100 * Est[K].Outside).c_str() : "");
     verbose(Msg);
