@@ -257,11 +257,19 @@ void permute(Module &M, GlobalVariable &G, const ArrayForm &F, ArrayRef<unsigned
       Dead.push_back(Old);
   }
   RecursivelyDeleteTriviallyDeadInstructionsPermissive(Dead);
+  // Constant expressions the accesses used (Polly's code preparation, run
+  // for the vote's instance counts, may fold an access's constant address
+  // into one) outlive their last use: they are not uses.
+  G.removeDeadConstantUsers();
   std::string Name = G.getName().str();
   if (!G.use_empty()) {
     // Every use was an access rewritten above; two copies of the array
     // would silently diverge.
-    Ctx.emitError("iopoly: internal error: uses of '" + Name + "' remain after its file layout was changed");
+    std::string Use;
+    raw_string_ostream OS(Use);
+    G.user_back()->print(OS);
+    Ctx.emitError("iopoly: internal error: uses of '" + Name + "' remain after its file layout was changed: " +
+                  StringRef(Use).trim().str());
     return;
   }
   G.eraseFromParent();

@@ -50,7 +50,8 @@ class Features:
             if not isinstance(item, str):
                 self.control_flow(item, scope)
                 body.append(item)
-            elif scope and self.chance(0.12):
+            elif scope and not item.startswith('double ') and self.chance(0.12):
+                # (a declaration stays unconditional: later statements use it)
                 body.append('if (%s) { %s }' % (self.condition(scope), item))
             else:
                 body.append(item)

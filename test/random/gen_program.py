@@ -25,7 +25,8 @@ nests of depth 1-3:
     occasionally non-affine but in-bounds ones ((i*i+c) % D, X[...] % D);
   - statements that read what others write (flow, anti and output
     dependences within and across nests), reductions into scalars and into
-    array elements, statements between loops (imperfect nests), time loops
+    array elements, loop-local accumulators (reset around the innermost
+    loop, summed in it, stored after it: what the dro modes expand), statements between loops (imperfect nests), time loops
     around nests, nests in separate static functions.
 
 Every subscript is checked against the array bounds by interval arithmetic
@@ -112,11 +113,13 @@ def fmt_float(x):
 
 
 class Generator:
-    def __init__(self, seed):
+    def __init__(self, seed, accumulators=False):
         self.seed = seed
+        self.accumulators = accumulators  # loop-local accumulators (--accumulators); off: the programs of before
         self.rng = random.Random(seed)
         self.params = []      # (name, value) of run-time bound parameters
         self.scalars = []
+        self.locals = 0       # loop-local accumulators made so far (names acc0, acc1, ...)
         self.cost = 0
         self.helper = None    # text of the helper file, built without the plugin
 
@@ -545,7 +548,30 @@ class Generator:
                 if self.chance(0.25):
                     lp.body.append(self.statement(scope, loopvars[:k + 1]))
                     cost += trips[k + 1]
+        floats = [a for a in self.arrays if a.is_float]
+        if self.accumulators and depth >= 2 and floats and self.chance(0.3):
+            cost += self.local_accumulator(loops, vars_ + loopvars, floats)
         return loops[0], cost
+
+    def local_accumulator(self, loops, vars_, floats):
+        """A scalar reset in every iteration of the loop around the innermost,
+        summed in the innermost and stored after it (PolyBench symm's temp2):
+        what the dro modes' scalar expansion gives one copy per iteration."""
+        name = 'acc%d' % self.locals
+        self.locals += 1
+        outer, inner = loops[-2], loops[-1]
+        outer_vars = vars_[:len(vars_) - 1]
+        outer.body.insert(0, 'double %s = 0;' % name)
+        inner.body.append('%s = __builtin_fmin(__builtin_fmax(%s + %s, %s), %s);' % (
+            name, name, self.float_expr(vars_, 0.9), fmt_float(-BOUND), fmt_float(BOUND)))
+        target = self.rng.choice(floats)
+        lhs = target.name + self.subscripts(target, outer_vars) + self.field(target)
+        cast = '(float)' if target.kind in ('float', 'rec') else ''
+        outer.body.append('%s = %s(0.5 * %s + 0.25 * %s);' % (lhs, cast, lhs, name))
+        around = 1
+        for lp in loops[:-1]:
+            around *= lp.trips
+        return around * inner.trips + around
 
     # ---- the program --------------------------------------------------
     def render_loop(self, lp, indent, out):
@@ -820,15 +846,15 @@ def _extras(self):
 Generator.extras = _extras
 
 
-def generate(seed):
+def generate(seed, accumulators=False):
     """The program text for seed."""
-    return Generator(seed).generate()
+    return Generator(seed, accumulators).generate()
 
 
-def generate_with_info(seed):
+def generate_with_info(seed, accumulators=False):
     """The program text for seed and facts about it (bytes of disk-resident
     data, estimated statement instances, the helper file's text or None)."""
-    g = Generator(seed)
+    g = Generator(seed, accumulators)
     text = g.generate()
     return text, {'disk_bytes': sum(a.nbytes for a in g.arrays if a.disk), 'cost': g.cost,
                   'arrays': {a.name: a.kind for a in g.arrays}, 'helper': g.helper,
@@ -898,10 +924,12 @@ def main():
     ap.add_argument('-o', '--output')
     ap.add_argument('--self-test', action='store_true')
     ap.add_argument('--helper', help='write the helper file here (an empty file when the program has none)')
+    ap.add_argument('--accumulators', action='store_true',
+                    help='also loop-local accumulators (reset around the innermost loop, stored after it)')
     args = ap.parse_args()
     if args.self_test:
         return self_test(200)
-    text, info = generate_with_info(args.seed)
+    text, info = generate_with_info(args.seed, args.accumulators)
     if args.helper:
         with open(args.helper, 'w') as f:
             f.write(info['helper'] or '')

@@ -329,7 +329,7 @@ class Tester:
                 text = f.read()
             info = None
         else:
-            text, info = gen_program.generate_with_info(seed)
+            text, info = gen_program.generate_with_info(seed, self.args.accumulators)
         with open(src, 'w') as f:
             f.write(text)
         res = {'seed': seed, 'opt': opt, 'modes': {}, 'failures': []}
@@ -528,7 +528,8 @@ class Tester:
             common.append('-DIOPOLY_RANDOM_SABOTAGE')
         lines = ['#!/bin/sh',
                  '# seed %d %s, mode %s: %s' % (seed, opt, mode, what),
-                 '# Regenerate the program: %s %s -o prog.c' % (q(os.path.join(HERE, 'gen_program.py')), seed),
+                 '# Regenerate the program: %s %s%s -o prog.c' % (q(os.path.join(HERE, 'gen_program.py')), seed,
+                                                                  ' --accumulators' if self.args.accumulators else ''),
                  '# Shrink it: %s prog.c --bin %s --mode %s --opt=%s --buffer %s%s%s' % (
                      q(os.path.join(HERE, 'reduce.py')), q(self.args.bin), mode, opt, buffer,
                      ''.join(' --run-env ' + q(kv) for kv in self.args.run_env),
@@ -733,6 +734,9 @@ def main():
     ap.add_argument('--buffer-rule', action='store_true',
                     help='give a program one stripe per access site and loop from the start when its remarks say '
                     'it needs more than --buffer (instead of the list of documented cases)')
+    ap.add_argument('--accumulators', action='store_true',
+                    help='programs with loop-local accumulators too (gen_program.py --accumulators): what the dro '
+                         'modes\' scalar expansion gives a copy per iteration')
     ap.add_argument('--draw-geometry', action='store_true',
                     help='draw each program\'s IOPOLY_STRIPE (4K-16K) and IOPOLY_BUFFER (1/64 to 1/2 of its data) from '
                          'its seed; buffers then follow the documented per-site rule instead of buffer_limits.txt')
