@@ -43,6 +43,17 @@ struct FetchCost {
   uint32_t Disks = 1;
 };
 
+/// The cost of fetching a stripe of \p Stripe bytes from a disk that takes
+/// \p Latency (\p SeqLatency when the request continues the last one) plus
+/// the transfer at \p BytesPerSec.
+inline FetchCost fetchCost(double Latency, double SeqLatency, double BytesPerSec, uint64_t Stripe, uint32_t Disks) {
+  FetchCost C;
+  C.Random = Latency + static_cast<double>(Stripe) / BytesPerSec;
+  C.Sequential = SeqLatency + static_cast<double>(Stripe) / BytesPerSec;
+  C.Disks = Disks;
+  return C;
+}
+
 struct ModelReplay {
   double Fetches = 0;    ///< estimated stripe fetches of the version
   double Cost = 0;       ///< their cost and the write-backs' (FetchCost units)

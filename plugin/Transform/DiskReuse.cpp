@@ -8,6 +8,7 @@
 #include "Analysis/DataTiling.h"
 #include "Analysis/FootprintModel.h"
 #include "Analysis/ScopParams.h"
+#include "DiskModel.h"
 #include "TileChoice.h"
 #include "Polly/PollyPipeline.h"
 #include "Support/Options.h"
@@ -283,10 +284,7 @@ std::vector<bool> versionsEverChosen(const iopoly_tile_table &T, const std::vect
   for (const DiskArray &A : Arrays)
     Data += A.Bytes;
   for (uint64_t Stripe : {4096ULL, 65536ULL, 1ULL << 20}) {
-    FetchCost Cost;
-    Cost.Random = 7.5e-3 + static_cast<double>(Stripe) / (120 << 20);
-    Cost.Sequential = 0.2e-3 + static_cast<double>(Stripe) / (120 << 20);
-    Cost.Disks = assumedDisks();
+    FetchCost Cost = fetchCost(HddLatencySec, HddSeqLatencySec, HddBytesPerSec, Stripe, assumedDisks());
     for (uint64_t Frac = 2; Frac <= 64; Frac *= 2) {
       uint64_t Frames = std::max<uint64_t>(16, Data / Frac / Stripe);
       Chosen[chooseTileVersion(T, Stripe, Frames, nullptr, Cost)] = true;

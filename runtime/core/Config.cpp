@@ -3,6 +3,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
+#include "DiskModel.h"
 #include "core/Config.h"
 #include "core/Json.h"
 
@@ -412,12 +413,10 @@ Status parseDiskModel(const std::string &Text, DiskModelParams &Out) {
     return {};
   }
   if (T == "hdd") {
-    // 10,000 RPM disks as in paper 2, Table 1: about 4.5 ms seek plus 3 ms
-    // rotational delay for a random request, 120 MiB/s media rate.
-    M.Name = "hdd";
-    M.LatencySec = 7.5e-3;
-    M.SeqLatencySec = 0.2e-3;
-    M.BytesPerSec = 120.0 * (1 << 20);
+    M.Name = "hdd"; // common/DiskModel.h
+    M.LatencySec = HddLatencySec;
+    M.SeqLatencySec = HddSeqLatencySec;
+    M.BytesPerSec = HddBytesPerSec;
     Out = M;
     return {};
   }

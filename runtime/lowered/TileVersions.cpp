@@ -54,12 +54,11 @@ extern "C" int __iopoly_pick_version(iopoly_tile_table *T) {
   // Fetches priced as the disk model prices them (IOPOLY_DISK_MODEL, hdd
   // by default); with the model off (none), every fetch costs the same.
   const DiskModelParams &P = Cfg.Model;
+  uint32_t Disks = static_cast<uint32_t>(Cfg.DiskDirs.empty() ? 1 : Cfg.DiskDirs.size());
   FetchCost Cost;
-  if (P.enabled()) {
-    Cost.Random = P.LatencySec + static_cast<double>(Cfg.StripeSize) / P.BytesPerSec;
-    Cost.Sequential = P.SeqLatencySec + static_cast<double>(Cfg.StripeSize) / P.BytesPerSec;
-  }
-  Cost.Disks = static_cast<uint32_t>(Cfg.DiskDirs.empty() ? 1 : Cfg.DiskDirs.size());
+  Cost.Disks = Disks;
+  if (P.enabled())
+    Cost = fetchCost(P.LatencySec, P.SeqLatencySec, P.BytesPerSec, Cfg.StripeSize, Disks);
   std::vector<VersionEstimate> Est;
   uint32_t V = chooseTileVersion(*T, Cfg.StripeSize, Cfg.bufferFrames(), &Est, Cost);
   if (Cfg.Verbose) {
