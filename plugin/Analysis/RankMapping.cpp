@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Analysis/RankMapping.h"
+#include "Polly/ElementSizeGuard.h"
 #include "Support/DiskResidentRegistry.h"
 #include "Support/Options.h"
 #include "Support/RuntimeABI.h"
@@ -494,6 +495,8 @@ struct Analyzer {
 
 PreservedAnalyses RankMappingPass::run(polly::Scop &S, polly::ScopAnalysisManager &SAM,
                                        polly::ScopStandardAnalysisResults &SAR, polly::SPMUpdater &) {
+  if (scopIsLeftAlone(S))
+    return PreservedAnalyses::all();
   const polly::Dependences &D =
       SAM.getResult<polly::DependenceAnalysis>(S, SAR).getDependences(polly::Dependences::AL_Statement);
   Analyzer A(S, isl::union_map());

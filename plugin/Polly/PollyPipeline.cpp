@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Polly/PollyPipeline.h"
+#include "Polly/ElementSizeGuard.h"
 #include "Analysis/RankMapping.h"
 #include "Analysis/UnmodelledLoops.h"
 #include "Support/Options.h"
@@ -126,6 +127,7 @@ void keepLoopsForPolly() {
 /// accumulators) back to array elements. Without them a register reused
 /// across loop iterations chains every instance to the next.
 static void addScalarCleanup(polly::ScopPassManager &SPM) {
+  SPM.addPass(ElementSizeGuardPass()); // arrays Polly would model wrongly: SCoP left alone
   SPM.addPass(polly::SimplifyPass(0));
   SPM.addPass(polly::ForwardOpTreePass());
   SPM.addPass(polly::DeLICMPass());

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Transform/CLO.h"
+#include "Polly/ElementSizeGuard.h"
 #include "Analysis/Stencil.h"
 
 #include "polly/ScheduleOptimizer.h"
@@ -60,6 +61,8 @@ bool userChoseRegisterTiling() {
 
 PreservedAnalyses CLOPass::run(polly::Scop &S, polly::ScopAnalysisManager &SAM,
                                polly::ScopStandardAnalysisResults &SAR, polly::SPMUpdater &U) {
+  if (scopIsLeftAlone(S))
+    return PreservedAnalyses::all();
   std::string Before = polly::stringFromIslObj(S.getScheduleTree());
   PreservedAnalyses PA = polly::IslScheduleOptimizerPass().run(S, SAM, SAR, U);
   bool Changed = polly::stringFromIslObj(S.getScheduleTree()) != Before;

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Transform/DiskReuse.h"
+#include "Polly/ElementSizeGuard.h"
 #include "Analysis/BandTiling.h"
 #include "Analysis/DataTiling.h"
 #include "Analysis/FootprintModel.h"
@@ -306,6 +307,8 @@ isl::set paramRange(const isl::id &Id, long Lo, long Hi) {
 
 PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager &SAM,
                                      polly::ScopStandardAnalysisResults &SAR, polly::SPMUpdater &) {
+  if (scopIsLeftAlone(S))
+    return PreservedAnalyses::all();
   OptimizationRemarkEmitter ORE(&S.getFunction());
   BasicBlock *Entry = S.getEntry();
   DebugLoc Loc = locationOf(S);
@@ -576,6 +579,10 @@ PreservedAnalyses LSGPrinterPass::run(polly::Scop &S, polly::ScopAnalysisManager
   const polly::Dependences &D =
       SAM.getResult<polly::DependenceAnalysis>(S, SAR).getDependences(polly::Dependences::AL_Statement);
   OS << "iopoly LSG of SCoP " << S.getNameStr() << " in function " << S.getFunction().getName() << "\n";
+  if (scopIsLeftAlone(S)) {
+    OS << "  not analyzed: Polly's model of its arrays is wrong (see the MixedElementSizes remark)\n";
+    return PreservedAnalyses::all();
+  }
   SCoPPlan P = planScop(S, dependencesToKeep(D), /*Whole=*/true);
   if (P.Regions.empty()) {
     OS << "  not analyzed: " << P.Why << "\n";

@@ -151,8 +151,11 @@ PreservedAnalyses ExpandDiskCopiesPass::run(Function &F, FunctionAnalysisManager
     bool Ok = true;
     for (const Value *P : Ptrs) {
       auto It = Types.find(getUnderlyingObject(P, /*MaxLookup=*/0));
-      if (It == Types.end())
-        continue; // no other access: any element size agrees
+      // No other access: any element size agrees. Accesses of several
+      // sizes already: Polly sees mixed sizes whatever the copy does, and
+      // a copy in the other array's elements is still exact.
+      if (It == Types.end() || !It->second)
+        continue;
       if (!usable(It->second, DL) || (Size && Size != DL.getTypeStoreSize(It->second)))
         Ok = false;
       else

@@ -9,8 +9,11 @@
 // Polly modes, a memcpy or memset on a disk-resident array whose other
 // accesses in the function all have one element size, at an offset and a
 // length that are multiples of it, becomes a loop over those elements,
-// which Polly models like any other. memmove (its copies may overlap) and
-// volatile calls are left alone. Runs before Polly's preparation.
+// which Polly models like any other (of a copy's two arrays, one whose
+// accesses already mix sizes does not decide). memmove (its copies may
+// overlap) and volatile calls are left alone; a copy left as it is, into a
+// multi-dimensional array, makes ElementSizeGuardPass leave its SCoP in
+// the original order. Runs before Polly's preparation.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IOPOLY_PLUGIN_TRANSFORM_EXPANDDISKCOPIES_H

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Transform/ScalarExpansion.h"
+#include "Polly/ElementSizeGuard.h"
 #include "Analysis/ScopParams.h"
 #include "Support/Options.h"
 
@@ -152,7 +153,7 @@ std::string cannotExpand(polly::Scop &S, const polly::ScopArrayInfo *SAI, const 
 
 PreservedAnalyses ScalarExpansionPass::run(polly::Scop &S, polly::ScopAnalysisManager &,
                                            polly::ScopStandardAnalysisResults &, polly::SPMUpdater &) {
-  if (!expandScalars())
+  if (!expandScalars() || scopIsLeftAlone(S))
     return PreservedAnalyses::all();
   MapVector<const polly::ScopArrayInfo *, ScalarAccesses> Scalars;
   for (polly::ScopStmt &Stmt : S)
