@@ -4,9 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Polly/PollyPipeline.h"
-#include "Polly/ElementSizeGuard.h"
 #include "Analysis/RankMapping.h"
 #include "Analysis/UnmodelledLoops.h"
+#include "Polly/ElementSizeGuard.h"
 #include "Support/Options.h"
 #include "Transform/CLO.h"
 #include "Transform/DiskReuse.h"

@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Transform/CLO.h"
-#include "Polly/ElementSizeGuard.h"
 #include "Analysis/Stencil.h"
+#include "Polly/ElementSizeGuard.h"
 
 #include "polly/ScheduleOptimizer.h"
 #include "polly/ScheduleTreeTransform.h"

@@ -4,13 +4,13 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Transform/DiskReuse.h"
-#include "Polly/ElementSizeGuard.h"
 #include "Analysis/BandTiling.h"
 #include "Analysis/DataTiling.h"
 #include "Analysis/FootprintModel.h"
 #include "Analysis/ScopParams.h"
 #include "DiskModel.h"
 #include "TileChoice.h"
+#include "Polly/ElementSizeGuard.h"
 #include "Polly/PollyPipeline.h"
 #include "Support/Options.h"
 #include "Support/VersionTable.h"

@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Transform/ScalarExpansion.h"
-#include "Polly/ElementSizeGuard.h"
 #include "Analysis/ScopParams.h"
+#include "Polly/ElementSizeGuard.h"
 #include "Support/Options.h"
 
 #include "polly/ScopInfo.h"
