@@ -210,6 +210,27 @@ bool placeTiles(const isl::map &K, const std::vector<isl::point> &Points, unsign
   return true;
 }
 
+/// Whether access \p To is access \p From moved by constant subscripts
+/// (the same instances, each touching the element \p From does plus
+/// them); \p Shift gets the bytes the move adds in \p A's layout.
+bool translation(const isl::map &From, const isl::map &To, const DiskArray &A, long &Shift) {
+  if (From.is_null() || To.is_null() || !From.domain().is_equal(To.domain()))
+    return false;
+  isl::set D = From.reverse().apply_range(To).deltas();
+  if (D.is_null() || D.is_empty() || !D.is_singleton())
+    return false;
+  isl::point P = D.sample_point();
+  unsigned N = static_cast<unsigned>(A.Stride.size());
+  Shift = 0;
+  for (unsigned I = 0; I < N; ++I) {
+    isl::val V = P.get_coordinate_val(isl::dim::set, static_cast<int>(I));
+    if (V.is_null() || !V.is_int())
+      return false;
+    Shift += V.get_num_si() * static_cast<long>(A.Stride[I]);
+  }
+  return true;
+}
+
 /// Whether \p Stmt writes \p SAI without reading it.
 bool onlyWrites(polly::ScopStmt &Stmt, const polly::ScopArrayInfo *SAI) {
   bool Writes = false;
@@ -288,6 +309,19 @@ bool modelBand(const isl::union_map &Tiles, unsigned Dims, unsigned Index, const
     // one box per statement, not per access, bounds the compile time).
     std::vector<long> First, Last;
     bool Placed = false;
+    // Accesses already placed, per array: a neighbour (the same subscripts
+    // plus constants, a stencil's reads) touches the same tiles' elements
+    // moved by those constants, and is placed from them without modelling
+    // its tiles again.
+    struct PlacedAccess {
+      unsigned Array;
+      isl::map Rel;
+      std::vector<isl::point> Points;
+      long At;
+      std::vector<int64_t> Step;
+      std::vector<uint64_t> Ext;
+    };
+    std::vector<PlacedAccess> Done;
     for (polly::MemoryAccess *MA : *Stmt) {
       if (!MA->isLatestArrayKind())
         continue;
@@ -295,17 +329,35 @@ bool modelBand(const isl::union_map &Tiles, unsigned Dims, unsigned Index, const
         if (Arrays[A].SAI != MA->getLatestScopArrayInfo())
           continue;
         isl::map Rel = MA->getLatestAccessRelation().intersect_domain(StmtTiles.domain());
-        isl::map K = StmtTiles.reverse().apply_range(Rel).project_out_all_params();
-        if (K.is_null())
-          return Why = "the elements of '" + Arrays[A].Name + "' one iteration touches could not be modelled", false;
-        if (K.is_empty())
-          continue;
-        std::vector<isl::point> Points = samplePoints(K.domain(), Dims);
-        long At;
+        std::vector<isl::point> Points;
+        long At = 0;
         std::vector<int64_t> Step;
         std::vector<uint64_t> Ext;
-        if (!placeTiles(K, Points, Dims, Arrays[A], At, Step, Ext))
-          return Why = "the bytes of '" + Arrays[A].Name + "' one iteration touches could not be modelled", false;
+        bool Known = false;
+        for (const PlacedAccess &P : Done) {
+          if (P.Array != A)
+            continue;
+          long Shift;
+          if (!translation(P.Rel, Rel, Arrays[A], Shift))
+            continue;
+          Points = P.Points;
+          At = P.At + Shift;
+          Step = P.Step;
+          Ext = P.Ext;
+          Known = true;
+          break;
+        }
+        if (!Known) {
+          isl::map K = StmtTiles.reverse().apply_range(Rel).project_out_all_params();
+          if (K.is_null())
+            return Why = "the elements of '" + Arrays[A].Name + "' one iteration touches could not be modelled", false;
+          if (K.is_empty())
+            continue;
+          Points = samplePoints(K.domain(), Dims);
+          if (!placeTiles(K, Points, Dims, Arrays[A], At, Step, Ext))
+            return Why = "the bytes of '" + Arrays[A].Name + "' one iteration touches could not be modelled", false;
+          Done.push_back({A, Rel, Points, At, Step, Ext});
+        }
         if (!Placed) {
           tilesOf(StmtTiles.range().project_out_all_params(), Dims, Lo, Band.Count, First, Last);
           Placed = true;

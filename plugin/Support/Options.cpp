@@ -76,6 +76,12 @@ static cl::opt<bool> ExpandScalarsOpt(
              "program computes; the loops inside can then be reordered"),
     cl::init(true), cl::cat(IOPolyCategory));
 
+static cl::opt<std::string> VersionsOpt(
+    "iopoly-versions",
+    cl::desc("dro-l/dro-wp: 'plausible' compiles the versions the run-time choice takes for some plausible run "
+             "(stripes of 4K, 64K or 1M, a buffer of 1/2 to 1/64 of the data); 'all' compiles every version"),
+    cl::init("plausible"), cl::cat(IOPolyCategory));
+
 static cl::opt<bool> TilePrefetchOpt("iopoly-tile-prefetch",
                                      cl::desc("dro-l/dro-wp: hint the next tile's stripes while a tile computes"),
                                      cl::init(true), cl::cat(IOPolyCategory));
@@ -252,6 +258,8 @@ unsigned chunksPerArray() { return ChunksOpt; }
 bool reassociateReductions() { return ReassociateOpt; }
 bool tilePrefetch() { return TilePrefetchOpt; }
 bool expandScalars() { return ExpandScalarsOpt; }
+
+bool allVersions() { return VersionsOpt == "all"; }
 bool serpentineStreams() { return SerpentineOpt; }
 unsigned maxSplits() { return MaxSplitsOpt; }
 
@@ -361,13 +369,13 @@ std::string applyPluginArg(StringRef Arg) {
                                 "max-splits",  "max-sets",      "buffer",     "reassociate", "tile-prefetch",
                                 "serpentine",  "mpi",           "mapping",    "map-local", "map-chunk",   "map-bthres",
                                 "map-alpha",   "map-beta",      "map-max-chunks", "topology",  "layout",
-                                "layout-profile", "threads", "band-tiles", "expand-scalars"};
+                                "layout-profile", "threads", "band-tiles", "expand-scalars", "versions"};
   bool IsKnown = false;
   for (const char *K : Known)
     IsKnown |= Name == K;
   if (!IsKnown || (!Arg.contains('=') && !Switch))
     return ("unknown iopoly plugin argument '" + Arg +
-            "'; expected -fplugin-arg-iopoly-<name>=<value> with name one of mode, stripe, disks, hoist, granularity, chunks, max-splits, max-sets, buffer, reassociate, tile-prefetch, serpentine, mpi, mapping, map-local, map-chunk, map-bthres, map-alpha, map-beta, map-max-chunks, topology, layout, layout-profile, threads, band-tiles, expand-scalars")
+            "'; expected -fplugin-arg-iopoly-<name>=<value> with name one of mode, stripe, disks, hoist, granularity, chunks, max-splits, max-sets, buffer, reassociate, tile-prefetch, serpentine, mpi, mapping, map-local, map-chunk, map-bthres, map-alpha, map-beta, map-max-chunks, topology, layout, layout-profile, threads, band-tiles, expand-scalars, versions")
         .str();
   // Check enumerated values here: cl would print its own message first.
   if (Name == "mode") {
@@ -423,6 +431,8 @@ std::string applyPluginArg(StringRef Arg) {
   }
   if (Name == "disks" && DisksOpt == 0)
     return "iopoly option 'disks' must be at least 1";
+  if (Name == "versions" && VersionsOpt != "plausible" && VersionsOpt != "all")
+    return "invalid value '" + VersionsOpt + "' for iopoly option 'versions' (expected plausible or all)";
   if (Name == "granularity" && GranularityOpt != "disk" && GranularityOpt != "stripe")
     return "invalid value '" + GranularityOpt + "' for iopoly option 'granularity' (expected disk or stripe)";
   if (Name == "chunks" && ChunksOpt > 65536)

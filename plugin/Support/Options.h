@@ -53,6 +53,10 @@ bool tilePrefetch();
 /// -iopoly-expand-scalars: dro-l/dro-wp expand loop-carried scalars
 /// (Transform/ScalarExpansion.h).
 bool expandScalars();
+
+/// -iopoly-versions: dro-l/dro-wp compile every version (all) or only those
+/// the run-time choice takes for some plausible run (plausible, default).
+bool allVersions();
 /// -iopoly-serpentine: streamed arrays walked back and forth over the tiles.
 bool serpentineStreams();
 /// -iopoly-band-tiles: tile sizes of the versions that run Polly's schedule

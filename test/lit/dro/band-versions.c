@@ -8,15 +8,25 @@
 //
 // RUN: rm -rf %t.data && mkdir -p %t.data
 // RUN: %iopoly_clang -O2 -fplugin-arg-iopoly-mode=off %s -o %t.off
-// RUN: %iopoly_clang -O2 -fplugin-arg-iopoly-mode=dro-wp -Rpass=iopoly %s -o %t.wp 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: %iopoly_clang -O2 -fplugin-arg-iopoly-mode=dro-wp -fplugin-arg-iopoly-versions=all -Rpass=iopoly %s -o %t.wp 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: %iopoly_clang -O2 -fplugin-arg-iopoly-mode=dro-wp -Rpass=iopoly %s -o %t.def 2>&1 | FileCheck %s --check-prefix=PLAUSIBLE
 // RUN: %iopoly_run %t.off > %t.off.out
 // RUN: rm -rf %t.data && mkdir -p %t.data
 // RUN: %iopoly_run IOPOLY_BUFFER=64K IOPOLY_VERBOSE=1 IOPOLY_STATS=%t.stats %t.wp > %t.wp.out 2> %t.wp.err
 // RUN: cmp %t.off.out %t.wp.out
 // RUN: FileCheck %s --check-prefix=CHOSEN < %t.wp.err
 // RUN: FileCheck %s --check-prefix=STATS < %t.stats
+// RUN: rm -rf %t.data && mkdir -p %t.data
+// RUN: %iopoly_run IOPOLY_BUFFER=64K IOPOLY_VERBOSE=1 %t.def > %t.def.out 2> %t.def.err
+// RUN: cmp %t.off.out %t.def.out
+// RUN: FileCheck %s --check-prefix=CHOSEN < %t.def.err
 //
-// REMARK: remark: dro-wp: tiled the loops here {{.*}}versions: {{.*}}Polly's schedule in tiles of 4, 8, 16, 32 and the original order, one chosen at run time
+// By default (versions=plausible) only the versions the run-time choice
+// takes for some plausible run are compiled: here none of the data-tiled
+// ones; at this buffer one of Polly's tiled schedules is chosen.
+// PLAUSIBLE: remark: dro-wp: tiled the loops here in Polly's schedule: {{.*}}(by their data: the run-time choice takes those versions for no plausible run); versions: Polly's schedule in tiles of {{[0-9, ]+}} and the original order
+//
+// REMARK: remark: dro-wp: tiled the loops here {{.*}}versions: {{.*}}Polly's schedule in tiles of 4, 8, 16, 32{{.*}} and the original order, one chosen at run time
 // CHOSEN: iopoly: loops at {{.*}}band-versions.c:{{[0-9]+}}: version {{[0-9]+}} of {{[0-9]+}} chosen for 4096-byte stripes and a buffer of 16 stripes
 // CHOSEN-SAME: (tiles of
 // The original order fetches about 350,000 stripes at this buffer, Polly's

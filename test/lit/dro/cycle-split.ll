@@ -20,7 +20,7 @@
 ; RUN: %opt_iopoly -iopoly-stripe=4K -iopoly-disks=2 -iopoly-max-splits=0 \
 ; RUN:   -passes='function(print<iopoly-lsg>)' -disable-output %s 2>&1 | FileCheck %s --check-prefix=MERGE
 ; The split order is legal and applied.
-; RUN: %opt_iopoly -iopoly-stripe=4K -iopoly-disks=2 \
+; RUN: %opt_iopoly -iopoly-stripe=4K -iopoly-disks=2 -iopoly-versions=all \
 ; RUN:   -passes=iopoly-dro-wp -pass-remarks=iopoly -disable-output %s 2>&1 | FileCheck %s --check-prefix=WP
 
 ; CHECK: set families (3), splits 1, merges 0:

@@ -21,9 +21,13 @@
 ; RUN: %opt_iopoly -iopoly-stripe=8K -iopoly-disks=4 -iopoly-granularity=disk \
 ; RUN:   -passes='function(print<iopoly-lsg>)' -disable-output %s 2>&1 | FileCheck %s --check-prefix=DISK
 ; dro-wp applies it, in versions chosen at run time.
-; RUN: %opt_iopoly -iopoly-stripe=4K -iopoly-disks=4 \
+; RUN: %opt_iopoly -iopoly-stripe=4K -iopoly-disks=4 -iopoly-versions=all \
 ; RUN:   -passes=iopoly-dro-wp -pass-remarks=iopoly -disable-output %s 2>&1 | FileCheck %s --check-prefix=WP
-; RUN: %opt_iopoly -iopoly-stripe=4K -iopoly-disks=4 -passes=iopoly-dro-wp -S %s | FileCheck %s --check-prefix=IR
+; By default the versions no plausible run takes are not compiled: with
+; these few KiB of data, any buffer of 16 stripes holds it all.
+; RUN: %opt_iopoly -iopoly-stripe=4K -iopoly-disks=4 \
+; RUN:   -passes=iopoly-dro-wp -pass-remarks-analysis=iopoly -disable-output %s 2>&1 | FileCheck %s --check-prefix=PLAUSIBLE
+; RUN: %opt_iopoly -iopoly-stripe=4K -iopoly-disks=4 -iopoly-versions=all -passes=iopoly-dro-wp -S %s | FileCheck %s --check-prefix=IR
 ; A buffer known at compile time (-iopoly-buffer) compiles just its version;
 ; one that holds all the data keeps the original order and says why.
 ; RUN: %opt_iopoly -iopoly-stripe=4K -iopoly-disks=4 -iopoly-buffer=12K \
@@ -57,7 +61,9 @@
 ; DISK: version 0: unit 8192 bytes
 ; DISK: version 1: original order
 
-; WP: remark: {{.*}}dro-wp: tiled the loops here by their data: 1 tiled group(s), 2 loop nest(s) fused into another's tiles; versions: units 16K, 4K, Polly's schedule in tiles of 4, 8, 16, 32 and the original order, one chosen at run time from the buffer and stripe
+; WP: remark: {{.*}}dro-wp: tiled the loops here by their data: 1 tiled group(s), 2 loop nest(s) fused into another's tiles; versions: units 16K, 4K, Polly's schedule in tiles of 4, 8, 16, 32{{.*}} and the original order, one chosen at run time from the buffer and stripe
+
+; PLAUSIBLE: remark: {{.*}}keeps the loops here in their order: the run-time choice keeps the original order for every plausible run (stripes of 4K, 64K or 1M, a buffer of 1/2 to 1/64 of the data)
 
 ; The version is a SCoP parameter: the runtime's answer for this table.
 ; IR: %iopoly.version = call i32 @__iopoly_pick_version(ptr @iopoly.tile.table)

@@ -4,16 +4,16 @@
 // their flow dependences): Polly's Dependences::isValidSchedule refuses
 // it, a missed remark says why, and the program keeps its original order
 // and output.
-// RUN: %clang_iopoly -O1 -fplugin-arg-iopoly-mode=dro-wp -fplugin-arg-iopoly-stripe=8K \
+// RUN: %clang_iopoly -O1 -fplugin-arg-iopoly-mode=dro-wp -fplugin-arg-iopoly-versions=all -fplugin-arg-iopoly-stripe=8K \
 // RUN:   -fplugin-arg-iopoly-disks=4 -Rpass=iopoly -Rpass-missed=iopoly \
 // RUN:   -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=OK
-// RUN: %clang_iopoly -O1 -fplugin-arg-iopoly-mode=dro-wp -fplugin-arg-iopoly-stripe=8K \
+// RUN: %clang_iopoly -O1 -fplugin-arg-iopoly-mode=dro-wp -fplugin-arg-iopoly-versions=all -fplugin-arg-iopoly-stripe=8K \
 // RUN:   -fplugin-arg-iopoly-disks=4 -mllvm -iopoly-debug-reverse-order \
 // RUN:   -Rpass=iopoly -Rpass-missed=iopoly -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=REFUSED
 // Both builds print what mode=off prints.
 // RUN: %iopoly_clang -O1 -fplugin-arg-iopoly-mode=off %s -o %t.off
-// RUN: %iopoly_clang -O1 -fplugin-arg-iopoly-mode=dro-wp -fplugin-arg-iopoly-stripe=8K -fplugin-arg-iopoly-disks=4 %s -o %t.wp
-// RUN: %iopoly_clang -O1 -fplugin-arg-iopoly-mode=dro-wp -fplugin-arg-iopoly-stripe=8K -fplugin-arg-iopoly-disks=4 \
+// RUN: %iopoly_clang -O1 -fplugin-arg-iopoly-mode=dro-wp -fplugin-arg-iopoly-versions=all -fplugin-arg-iopoly-stripe=8K -fplugin-arg-iopoly-disks=4 %s -o %t.wp
+// RUN: %iopoly_clang -O1 -fplugin-arg-iopoly-mode=dro-wp -fplugin-arg-iopoly-versions=all -fplugin-arg-iopoly-stripe=8K -fplugin-arg-iopoly-disks=4 \
 // RUN:   -mllvm -iopoly-debug-reverse-order %s -o %t.rev
 // RUN: %t.off > %t.off.out
 // RUN: rm -rf %t.data && mkdir %t.data && %iopoly_run %t.wp > %t.wp.out

@@ -12,9 +12,9 @@
 //
 // RUN: %iopoly_clang -O2 -fplugin-arg-iopoly-mode=off %s -o %t.off -lm
 // RUN: rm -rf %t.data && mkdir -p %t.data && %iopoly_run IOPOLY_THRASH=0 %t.off > %t.off.out
-// RUN: %clang_iopoly -O2 -fplugin-arg-iopoly-mode=dro-wp -fplugin-arg-iopoly-stripe=4K -fplugin-arg-iopoly-disks=4 \
+// RUN: %clang_iopoly -O2 -fplugin-arg-iopoly-mode=dro-wp -fplugin-arg-iopoly-versions=all -fplugin-arg-iopoly-stripe=4K -fplugin-arg-iopoly-disks=4 \
 // RUN:   -Rpass=iopoly -Rpass-missed=iopoly -S -emit-llvm %s -o %t.ll 2>&1 | FileCheck %s --check-prefix=REMARK
-// RUN: %iopoly_clang -O2 -fplugin-arg-iopoly-mode=dro-wp -fplugin-arg-iopoly-stripe=4K -fplugin-arg-iopoly-disks=4 \
+// RUN: %iopoly_clang -O2 -fplugin-arg-iopoly-mode=dro-wp -fplugin-arg-iopoly-versions=all -fplugin-arg-iopoly-stripe=4K -fplugin-arg-iopoly-disks=4 \
 // RUN:   %s -o %t.wp -lm
 // RUN: rm -rf %t.data && mkdir -p %t.data
 // RUN: %iopoly_run IOPOLY_BUFFER=48K IOPOLY_THRASH=0 IOPOLY_STATS=%t.wp.stats %t.wp > %t.wp.out
