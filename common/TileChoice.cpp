@@ -37,13 +37,12 @@ uint64_t allStripes(const iopoly_tile_table &T, uint64_t Stripe) {
 
 } // namespace
 
-uint32_t chooseTileVersion(const iopoly_tile_table &T, uint64_t Stripe, uint64_t Frames,
-                           std::vector<VersionEstimate> *Out, const FetchCost &Cost) {
-  uint32_t Orig = T.num_versions - 1, Best = Orig;
+std::vector<VersionEstimate> estimateTileVersions(const iopoly_tile_table &T, uint64_t Stripe, uint64_t Frames,
+                                                  const FetchCost &Cost, bool &Replay) {
   std::vector<VersionEstimate> Est(T.num_versions);
   // Replayed footprint models where every version has one (one cost for
   // every kind of version); otherwise the data-tiled versions' formula.
-  bool Replay = true;
+  Replay = true;
   for (uint32_t V = 0; V < T.num_versions; ++V)
     Replay &= hasModel(T, V);
   for (uint32_t V = 0; V < T.num_versions; ++V) {
@@ -53,13 +52,30 @@ uint32_t chooseTileVersion(const iopoly_tile_table &T, uint64_t Stripe, uint64_t
       E.Need = R.Need;
       E.Fetches = R.Fetches;
       E.Cost = R.Cost;
+      E.Requests = R.Requests;
       E.Fits = R.Fits;
       E.Outside = R.Outside;
     } else if (!isBandVersion(T, V)) {
-      E.Cost = E.Fetches = iopoly_tile_cost(&T, V, Stripe, Frames, &E.Need);
+      E.Cost = E.Fetches = E.Requests = iopoly_tile_cost(&T, V, Stripe, Frames, &E.Need);
       E.Fits = E.Need * 4 <= Frames * 3;
     }
   }
+  return Est;
+}
+
+uint32_t chooseTileVersion(const iopoly_tile_table &T, uint64_t Stripe, uint64_t Frames,
+                           std::vector<VersionEstimate> *Out, const FetchCost &Cost) {
+  bool Replay;
+  std::vector<VersionEstimate> Est = estimateTileVersions(T, Stripe, Frames, Cost, Replay);
+  uint32_t Best = pickTileVersion(T, Stripe, Frames, Est, Replay);
+  if (Out)
+    *Out = std::move(Est);
+  return Best;
+}
+
+uint32_t pickTileVersion(const iopoly_tile_table &T, uint64_t Stripe, uint64_t Frames,
+                         const std::vector<VersionEstimate> &Est, bool Replay) {
+  uint32_t Orig = T.num_versions - 1, Best = Orig;
   if (Replay) {
     // The cheapest version whose tiles fit (the replay cannot see how a
     // tile that does not fit thrashes); the original order unless a version
@@ -94,8 +110,6 @@ uint32_t chooseTileVersion(const iopoly_tile_table &T, uint64_t Stripe, uint64_t
   uint64_t All = allStripes(T, Stripe);
   if (All && All <= Frames)
     Best = Orig;
-  if (Out)
-    *Out = std::move(Est);
   return Best;
 }
 

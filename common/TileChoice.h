@@ -38,6 +38,7 @@ struct VersionEstimate {
   uint64_t Need = 0;   ///< stripes its largest tile keeps in the buffer
   double Fetches = 0;  ///< estimated stripe fetches
   double Cost = 0;     ///< what the choice compares: their cost (replayed) or the fetches (formula)
+  double Requests = 0; ///< replayed fetches and write-backs (the cost when every request costs the same)
   bool Fits = false;   ///< may run: its tiles fit 3/4 of the buffer
   double Outside = 0;  ///< share of its replayed bytes outside the arrays
 };
@@ -47,6 +48,16 @@ struct VersionEstimate {
 /// per version) when given.
 uint32_t chooseTileVersion(const iopoly_tile_table &T, uint64_t Stripe, uint64_t Frames,
                            std::vector<VersionEstimate> *Out = nullptr, const FetchCost &Cost = FetchCost());
+
+/// What chooseTileVersion does, in two steps: every version's estimate at
+/// \p Stripe and \p Frames with requests priced by \p Cost (\p Replayed:
+/// whether they come from the replayed models), then the choice among
+/// them. The compiler asks for both choices of one replay (priced by its
+/// disk model, and by the number of requests: VersionEstimate::Requests).
+std::vector<VersionEstimate> estimateTileVersions(const iopoly_tile_table &T, uint64_t Stripe, uint64_t Frames,
+                                                  const FetchCost &Cost, bool &Replayed);
+uint32_t pickTileVersion(const iopoly_tile_table &T, uint64_t Stripe, uint64_t Frames,
+                         const std::vector<VersionEstimate> &Est, bool Replayed);
 
 /// Whether version \p V of \p T is a band version.
 inline bool isBandVersion(const iopoly_tile_table &T, uint32_t V) {

@@ -47,6 +47,7 @@ public:
 
   uint64_t Misses = 0;
   double Spent = 0;
+  uint64_t Requests = 0; ///< fetches and write-backs: the cost when every request costs 1
 
 private:
   struct Node {
@@ -67,6 +68,7 @@ private:
     uint64_t &Last = LastOnDisk[Stripe % LastOnDisk.size()];
     bool Sequential = Last != ~0ULL && Last + LastOnDisk.size() == Key;
     Spent += Sequential ? Cost.Sequential : Cost.Random;
+    ++Requests;
     Last = Key;
   }
 
@@ -284,6 +286,7 @@ void replayBand(Lru &L, const iopoly_tile_table &T, const BandSpan &S, uint64_t 
   }
   uint64_t Before = L.Misses;
   double Spent = L.Spent;
+  uint64_t Requests = L.Requests;
   uint64_t Coord[IOPOLY_BAND_MAX_DIMS];
   for (uint32_t D = 0; D < IOPOLY_BAND_MAX_DIMS; ++D)
     Coord[D] = First[D];
@@ -301,6 +304,7 @@ void replayBand(Lru &L, const iopoly_tile_table &T, const BandSpan &S, uint64_t 
   }
   R.Fetches += static_cast<double>(L.Misses - Before) / Share;
   R.Cost += (L.Spent - Spent) / Share;
+  R.Requests += static_cast<double>(L.Requests - Requests) / Share;
 }
 
 } // namespace

@@ -57,6 +57,7 @@ inline FetchCost fetchCost(double Latency, double SeqLatency, double BytesPerSec
 struct ModelReplay {
   double Fetches = 0;    ///< estimated stripe fetches of the version
   double Cost = 0;       ///< their cost and the write-backs' (FetchCost units)
+  double Requests = 0;   ///< fetches and write-backs: the cost if every request cost 1
   uint64_t Need = 0;     ///< stripes the largest tile replayed touches (bound)
   bool Fits = true;      ///< every nest has a depth whose tiles fit 3/4 of the buffer
   bool Sampled = false;  ///< part of a nest was replayed and scaled

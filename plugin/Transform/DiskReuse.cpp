@@ -275,14 +275,12 @@ void cModel(const FootprintModel &M, std::vector<iopoly_band> &Bands, std::vecto
   }
 }
 
-/// For each version of \p T, whether the run-time choice takes it for some
-/// plausible run: stripes of 4 KiB, 64 KiB or 1 MiB (or the assumed
-/// stripe), a buffer of 1/2 to 1/64 of the data (at least 16 stripes),
-/// requests priced as by the hdd disk model on the assumed disks.
+/// Stripe sizes a run plausibly has: 4 KiB, 64 KiB, 1 MiB and the one
+/// the compiler was told to assume.
 std::vector<uint64_t> plausibleStripes() {
   std::vector<uint64_t> Stripes{4096, 65536, 1 << 20};
   if (std::find(Stripes.begin(), Stripes.end(), assumedStripe()) == Stripes.end())
-    Stripes.push_back(assumedStripe()); // -fplugin-arg-iopoly-stripe: the user's is plausible
+    Stripes.push_back(assumedStripe());
   return Stripes;
 }
 
@@ -292,9 +290,15 @@ std::string plausibleRuns() {
   std::vector<uint64_t> Stripes = plausibleStripes();
   for (size_t I = 0; I < Stripes.size(); ++I)
     Out += (I == 0 ? "stripes of " : I + 1 == Stripes.size() ? " or " : ", ") + unitName(Stripes[I]);
-  return Out + ", a buffer of 1/2 to 1/64 of the data";
+  return Out + ", a buffer of 1/2 to 1/64 of the data, the hdd disk model or none";
 }
 
+/// For each version of \p T, whether the run-time choice takes it for some
+/// plausible run: stripes of 4 KiB, 64 KiB or 1 MiB (or the assumed
+/// stripe), a buffer of 1/2 to 1/64 of the data (at least 16 stripes),
+/// requests priced as by the hdd disk model on the assumed disks or all at
+/// one price (IOPOLY_DISK_MODEL=none or ssd). One replay of each version
+/// gives both prices.
 std::vector<bool> versionsEverChosen(const iopoly_tile_table &T, const std::vector<DiskArray> &Arrays) {
   std::vector<bool> Chosen(T.num_versions, false);
   uint64_t Data = 0;
@@ -304,7 +308,12 @@ std::vector<bool> versionsEverChosen(const iopoly_tile_table &T, const std::vect
     FetchCost Cost = fetchCost(HddLatencySec, HddSeqLatencySec, HddBytesPerSec, Stripe, assumedDisks());
     for (uint64_t Frac = 2; Frac <= 64; Frac *= 2) {
       uint64_t Frames = std::max<uint64_t>(16, Data / Frac / Stripe);
-      Chosen[chooseTileVersion(T, Stripe, Frames, nullptr, Cost)] = true;
+      bool Replayed;
+      std::vector<VersionEstimate> Est = estimateTileVersions(T, Stripe, Frames, Cost, Replayed);
+      Chosen[pickTileVersion(T, Stripe, Frames, Est, Replayed)] = true;
+      for (VersionEstimate &E : Est)
+        E.Cost = E.Requests;
+      Chosen[pickTileVersion(T, Stripe, Frames, Est, Replayed)] = true;
     }
   }
   return Chosen;
