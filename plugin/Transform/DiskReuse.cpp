@@ -33,6 +33,7 @@
 #include "isl/union_set.h"
 
 #include <algorithm>
+#include <cmath>
 
 #define DEBUG_TYPE "iopoly"
 
@@ -306,8 +307,16 @@ std::vector<bool> versionsEverChosen(const iopoly_tile_table &T, const std::vect
     Data += A.Bytes;
   for (uint64_t Stripe : plausibleStripes()) {
     FetchCost Cost = fetchCost(HddLatencySec, HddSeqLatencySec, HddBytesPerSec, Stripe, assumedDisks());
-    for (uint64_t Frac = 2; Frac <= 64; Frac *= 2) {
-      uint64_t Frames = std::max<uint64_t>(16, Data / Frac / Stripe);
+    // Buffers a factor of sqrt(2) apart (a version can win over a narrow
+    // range only: 3mm's 64K units at 1/8 of its data were missed with
+    // steps of 2), each size once.
+    uint64_t Previous = 0;
+    for (int Step = 1; Step <= 12; ++Step) {
+      uint64_t Frames = std::max<uint64_t>(
+          16, static_cast<uint64_t>(static_cast<double>(Data) / std::exp2(Step / 2.0) / static_cast<double>(Stripe)));
+      if (Frames == Previous)
+        continue;
+      Previous = Frames;
       bool Replayed;
       std::vector<VersionEstimate> Est = estimateTileVersions(T, Stripe, Frames, Cost, Replayed);
       Chosen[pickTileVersion(T, Stripe, Frames, Est, Replayed)] = true;
