@@ -79,7 +79,7 @@ static cl::opt<bool> ExpandScalarsOpt(
 static cl::opt<std::string> VersionsOpt(
     "iopoly-versions",
     cl::desc("dro-l/dro-wp: 'plausible' compiles the versions the run-time choice takes for some plausible run "
-             "(stripes of 4K, 64K or 1M, a buffer of 1/2 to 1/64 of the data); 'all' compiles every version"),
+             "(stripes of 4K, 64K or 1M, a buffer of 1/64 to 7/10 of the data); 'all' compiles every version"),
     cl::init("plausible"), cl::cat(IOPolyCategory));
 
 static cl::opt<bool> TilePrefetchOpt("iopoly-tile-prefetch",

@@ -291,12 +291,12 @@ std::string plausibleRuns() {
   std::vector<uint64_t> Stripes = plausibleStripes();
   for (size_t I = 0; I < Stripes.size(); ++I)
     Out += (I == 0 ? "stripes of " : I + 1 == Stripes.size() ? " or " : ", ") + unitName(Stripes[I]);
-  return Out + ", a buffer of 1/2 to 1/64 of the data, the hdd disk model or none";
+  return Out + ", a buffer of 1/64 to 7/10 of the data, the hdd disk model or none";
 }
 
 /// For each version of \p T, whether the run-time choice takes it for some
 /// plausible run: stripes of 4 KiB, 64 KiB or 1 MiB (or the assumed
-/// stripe), a buffer of 1/2 to 1/64 of the data (at least 16 stripes),
+/// stripe), a buffer of 1/64 to 7/10 of the data (at least 16 stripes),
 /// requests priced as by the hdd disk model on the assumed disks or all at
 /// one price (IOPOLY_DISK_MODEL=none or ssd). One replay of each version
 /// gives both prices.
