@@ -38,7 +38,7 @@ uint64_t allStripes(const iopoly_tile_table &T, uint64_t Stripe) {
 } // namespace
 
 std::vector<VersionEstimate> estimateTileVersions(const iopoly_tile_table &T, uint64_t Stripe, uint64_t Frames,
-                                                  const FetchCost &Cost, bool &Replay) {
+                                                  const FetchCost &Cost, bool &Replay, ReplayWalks *Walks) {
   std::vector<VersionEstimate> Est(T.num_versions);
   // Replayed footprint models where every version has one (one cost for
   // every kind of version); otherwise the data-tiled versions' formula.
@@ -48,7 +48,7 @@ std::vector<VersionEstimate> estimateTileVersions(const iopoly_tile_table &T, ui
   for (uint32_t V = 0; V < T.num_versions; ++V) {
     VersionEstimate &E = Est[V];
     if (Replay) {
-      ModelReplay R = replayModel(T, V, Stripe, Frames, Cost);
+      ModelReplay R = replayModel(T, V, Stripe, Frames, Cost, ReplayBudget, Walks);
       E.Need = R.Need;
       E.Fetches = R.Fetches;
       E.Cost = R.Cost;
@@ -74,8 +74,9 @@ uint32_t chooseTileVersion(const iopoly_tile_table &T, uint64_t Stripe, uint64_t
 }
 
 uint32_t pickTileVersion(const iopoly_tile_table &T, uint64_t Stripe, uint64_t Frames,
-                         const std::vector<VersionEstimate> &Est, bool Replay) {
+                         const std::vector<VersionEstimate> &Est, bool Replay, const std::vector<bool> *Among) {
   uint32_t Orig = T.num_versions - 1, Best = Orig;
+  auto excluded = [&](uint32_t V) { return Among && !(*Among)[V]; };
   if (Replay) {
     // The cheapest version whose tiles fit (the replay cannot see how a
     // tile that does not fit thrashes); the original order unless a version
@@ -83,7 +84,7 @@ uint32_t pickTileVersion(const iopoly_tile_table &T, uint64_t Stripe, uint64_t F
     // order is the program as written); none whose model is off the arrays.
     double BestCost = Est[Orig].Cost;
     for (uint32_t V = 0; V < Orig; ++V)
-      if (Est[V].Fits && Est[V].Outside <= MaxModelOutside && Est[V].Cost < BestCost &&
+      if (!excluded(V) && Est[V].Fits && Est[V].Outside <= MaxModelOutside && Est[V].Cost < BestCost &&
           Est[V].Cost < 0.98 * Est[Orig].Cost) {
         Best = V;
         BestCost = Est[V].Cost;
@@ -91,7 +92,7 @@ uint32_t pickTileVersion(const iopoly_tile_table &T, uint64_t Stripe, uint64_t F
   } else {
     double BestCost = 0;
     for (uint32_t V = 0; V < Orig; ++V) {
-      if (!Est[V].Fits || isBandVersion(T, V))
+      if (excluded(V) || !Est[V].Fits || isBandVersion(T, V))
         continue;
       if (Best == Orig || Est[V].Cost < BestCost) {
         Best = V;

@@ -54,10 +54,16 @@ uint32_t chooseTileVersion(const iopoly_tile_table &T, uint64_t Stripe, uint64_t
 /// whether they come from the replayed models), then the choice among
 /// them. The compiler asks for both choices of one replay (priced by its
 /// disk model, and by the number of requests: VersionEstimate::Requests).
+/// \p Walks, when given, keeps the replays' walks for later calls on the
+/// same table.
 std::vector<VersionEstimate> estimateTileVersions(const iopoly_tile_table &T, uint64_t Stripe, uint64_t Frames,
-                                                  const FetchCost &Cost, bool &Replayed);
+                                                  const FetchCost &Cost, bool &Replayed,
+                                                  ReplayWalks *Walks = nullptr);
+/// \p Among, when given, marks the versions that may be picked (the
+/// original order always may): the choice were the others not compiled.
 uint32_t pickTileVersion(const iopoly_tile_table &T, uint64_t Stripe, uint64_t Frames,
-                         const std::vector<VersionEstimate> &Est, bool Replayed);
+                         const std::vector<VersionEstimate> &Est, bool Replayed,
+                         const std::vector<bool> *Among = nullptr);
 
 /// Whether version \p V of \p T is a band version.
 inline bool isBandVersion(const iopoly_tile_table &T, uint32_t V) {

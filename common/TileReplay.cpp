@@ -6,13 +6,54 @@
 #include "TileReplay.h"
 
 #include <algorithm>
-#include <unordered_map>
-#include <unordered_set>
+#include <map>
+#include <tuple>
 #include <vector>
 
 namespace iopoly {
 
 namespace {
+
+/// Stripe key -> uint32_t, open addressing (the replay's hot loop: one
+/// lookup per stripe touched; std::unordered_map was most of its time).
+/// Entries are never removed; a missing key reads as Unseen.
+class StripeIndex {
+public:
+  static constexpr uint32_t Unseen = ~0u - 1;
+
+  uint32_t &at(uint64_t Key) {
+    if ((Used + 1) * 2 > Keys.size())
+      grow();
+    size_t Mask = Keys.size() - 1;
+    for (size_t I = hash(Key) & Mask;; I = (I + 1) & Mask) {
+      if (Keys[I] == Key)
+        return Values[I];
+      if (Keys[I] == Empty) {
+        Keys[I] = Key;
+        Values[I] = Unseen;
+        ++Used;
+        return Values[I];
+      }
+    }
+  }
+
+private:
+  static constexpr uint64_t Empty = ~0ULL; ///< no stripe has this key
+  static size_t hash(uint64_t Key) { return static_cast<size_t>((Key * 0x9E3779B97F4A7C15ULL) >> 20); }
+  void grow() {
+    std::vector<uint64_t> OldKeys(std::max<size_t>(64, Keys.size() * 2), Empty);
+    std::vector<uint32_t> OldValues(OldKeys.size());
+    OldKeys.swap(Keys);
+    OldValues.swap(Values);
+    Used = 0;
+    for (size_t I = 0; I < OldKeys.size(); ++I)
+      if (OldKeys[I] != Empty)
+        at(OldKeys[I]) = OldValues[I];
+  }
+  std::vector<uint64_t> Keys;
+  std::vector<uint32_t> Values;
+  size_t Used = 0;
+};
 
 /// An LRU set of stripes (array, stripe) of a fixed capacity, as the
 /// runtime's buffer keeps them: a stripe is fetched when it comes into the
@@ -25,20 +66,24 @@ public:
       : Capacity(Capacity ? Capacity : 1), Cost(C), LastOnDisk(C.Disks ? C.Disks : 1, ~0ULL) {}
 
   void touch(uint64_t Key, bool Write, bool Read) {
-    auto It = Index.find(Key);
-    uint32_t N;
-    if (It == Index.end()) {
-      if (Read || !Seen.insert(Key).second) {
+    // A run of touches to one stripe (the common case) stays at the front.
+    if (Head != None && Nodes[Head].Key == Key) {
+      Nodes[Head].Dirty |= Write;
+      return;
+    }
+    uint32_t &Slot = Index.at(Key);
+    uint32_t N = Slot;
+    if (N >= NotResident) {
+      // First time in the buffer: fetched unless only written then.
+      if (Read || N == NotResident) {
         ++Misses;
         request(Key);
       }
-      Seen.insert(Key);
       N = allocate(Key);
-      Index.emplace(Key, N);
-      if (Index.size() > Capacity)
+      Slot = N;
+      if (++Resident > Capacity)
         evictOldest();
     } else {
-      N = It->second;
       unlink(N);
     }
     Nodes[N].Dirty |= Write;
@@ -56,6 +101,7 @@ private:
     bool Dirty = false;
   };
   static constexpr uint32_t None = ~0u;
+  static constexpr uint32_t NotResident = StripeIndex::Unseen - 1;
 
   /// A disk request for \p Key: sequential when it continues its disk's
   /// last request (the array's stripe one round of disks before). A
@@ -105,15 +151,18 @@ private:
     unlink(N);
     if (Nodes[N].Dirty)
       request(Nodes[N].Key);
-    Index.erase(Nodes[N].Key);
+    Index.at(Nodes[N].Key) = NotResident;
+    --Resident;
     Free.push_back(N);
   }
 
   uint64_t Capacity;
   FetchCost Cost;
   std::vector<uint64_t> LastOnDisk; ///< key of each disk's last request
-  std::unordered_map<uint64_t, uint32_t> Index;
-  std::unordered_set<uint64_t> Seen; ///< stripes that came into the buffer before
+  /// Per stripe its node while resident, NotResident after it was
+  /// evicted, Unseen before it ever came in.
+  StripeIndex Index;
+  uint64_t Resident = 0;
   std::vector<Node> Nodes;
   std::vector<uint32_t> Free;
   uint32_t Head = None, TailN = None;
@@ -166,6 +215,33 @@ struct Placed {
   double All = 0, Outside = 0;
 };
 
+} // namespace
+
+/// The stripes one band's tiles touch, in order: the same for every
+/// buffer size, so computed once per band and stripe size
+/// (ReplayWalks) and replayed through buffers of each size.
+struct BandWalk {
+  /// One stripe touched; a run of touches to one stripe is one step (the
+  /// later ones find it at the LRU's front: they only dirty it).
+  struct Step {
+    uint64_t Key;
+    bool Write, Read;
+  };
+  std::vector<Step> Steps;
+  double Share = 1;     ///< share of the band's tiles walked
+  bool Sampled = false; ///< Share < 1
+  Placed Bytes;         ///< bytes the walk placed
+
+  void add(uint64_t Key, bool Write, bool Read) {
+    if (!Steps.empty() && Steps.back().Key == Key)
+      Steps.back().Write |= Write;
+    else
+      Steps.push_back({Key, Write, Read});
+  }
+};
+
+namespace {
+
 /// Whether the tile at \p Coord touches what term \p T describes.
 bool appliesAt(const iopoly_band_term &T, const uint64_t *Coord, uint32_t Dims) {
   for (uint32_t D = 0; D < Dims; ++D)
@@ -178,11 +254,13 @@ bool appliesAt(const iopoly_band_term &T, const uint64_t *Coord, uint32_t Dims) 
 struct Touch {
   double At; ///< position in its term's walk, from 0 to 1
   uint64_t Key;
+  uint32_t Seq; ///< order pushed
   bool Write, Read;
 };
 
-void touchTile(Lru &L, const iopoly_band_term *Terms, uint32_t First, uint32_t Last, const uint64_t *Coord,
-               uint32_t Dims, uint64_t Stripe, Placed &P, std::vector<Touch> &Walk) {
+void touchTile(BandWalk &Out, const iopoly_band_term *Terms, uint32_t First, uint32_t Last, const uint64_t *Coord,
+               uint32_t Dims, uint64_t Stripe, std::vector<Touch> &Walk) {
+  Placed &P = Out.Bytes;
   // What a tile only writes (an initialisation fused with its use) is
   // taken to come first. Otherwise the loops inside a tile walk its arrays
   // together: the stripes of its terms are requested in turn, each term's
@@ -216,15 +294,18 @@ void touchTile(Lru &L, const iopoly_band_term *Terms, uint32_t First, uint32_t L
           if (Lo > Hi)
             continue;
           for (uint64_t S = static_cast<uint64_t>(Lo) / Stripe; S <= static_cast<uint64_t>(Hi) / Stripe; ++S)
-            Walk.push_back({0, Key | S, Write, Read});
+            Walk.push_back({0, Key | S, static_cast<uint32_t>(Walk.size()), Write, Read});
         }
       double N = static_cast<double>(Walk.size() - Begin);
       for (size_t J = Begin; J < Walk.size(); ++J)
         Walk[J].At = (static_cast<double>(J - Begin) + 0.5) / N;
     }
-    std::stable_sort(Walk.begin(), Walk.end(), [](const Touch &A, const Touch &B) { return A.At < B.At; });
+    // By position, then in the order pushed (a stable sort's order).
+    std::sort(Walk.begin(), Walk.end(), [](const Touch &A, const Touch &B) {
+      return A.At < B.At || (A.At == B.At && A.Seq < B.Seq);
+    });
     for (const Touch &X : Walk)
-      L.touch(X.Key, X.Write, X.Read);
+      Out.add(X.Key, X.Write, X.Read);
   }
 }
 
@@ -240,16 +321,12 @@ bool restrictedAlong(const iopoly_band_term *Terms, uint32_t First, uint32_t Las
 /// Longest sequence of statements the sampling of a large nest keeps whole.
 constexpr uint64_t MaxWholeSequence = 16;
 
-/// The band terms [First, Last) of band B.
-struct BandSpan {
-  uint32_t Band, First, Last;
-};
 
-/// Replays one band (a nest at one depth) into \p L; adds its (scaled)
-/// fetches and their cost to \p R.
-void replayBand(Lru &L, const iopoly_tile_table &T, const BandSpan &S, uint64_t Stripe, uint64_t Budget,
-                ModelReplay &R, Placed &P) {
-  bool &Sampled = R.Sampled;
+/// The walk of one band (a nest at one depth): its tiles in order, the
+/// stripes each touches.
+BandWalk walkBand(const iopoly_tile_table &T, const BandSpan &S, uint64_t Stripe, uint64_t Budget) {
+  BandWalk Out;
+  bool &Sampled = Out.Sampled;
   const iopoly_band &B = T.bands[S.Band];
   uint32_t Dims = std::min<uint32_t>(B.dims, IOPOLY_BAND_MAX_DIMS);
   // Replay Limit[d] iterations of each loop from First[d]: all of them,
@@ -284,15 +361,13 @@ void replayBand(Lru &L, const iopoly_tile_table &T, const BandSpan &S, uint64_t 
     Limit[D] = Keep;
     Sampled = true;
   }
-  uint64_t Before = L.Misses;
-  double Spent = L.Spent;
-  uint64_t Requests = L.Requests;
+  Out.Share = Share;
   uint64_t Coord[IOPOLY_BAND_MAX_DIMS];
   for (uint32_t D = 0; D < IOPOLY_BAND_MAX_DIMS; ++D)
     Coord[D] = First[D];
   std::vector<Touch> Walk;
   for (;;) {
-    touchTile(L, T.band_terms, S.First, S.Last, Coord, Dims, Stripe, P, Walk);
+    touchTile(Out, T.band_terms, S.First, S.Last, Coord, Dims, Stripe, Walk);
     // Next tile, lexicographically.
     uint32_t D = Dims;
     while (D > 0 && ++Coord[D - 1] == First[D - 1] + Limit[D - 1]) {
@@ -302,15 +377,53 @@ void replayBand(Lru &L, const iopoly_tile_table &T, const BandSpan &S, uint64_t 
     if (D == 0)
       break;
   }
-  R.Fetches += static_cast<double>(L.Misses - Before) / Share;
-  R.Cost += (L.Spent - Spent) / Share;
-  R.Requests += static_cast<double>(L.Requests - Requests) / Share;
+  return Out;
+}
+
+/// Replays \p W into \p L; adds its (scaled) fetches and their cost to
+/// \p R and its placed bytes to \p P.
+void replayWalk(Lru &L, const BandWalk &W, ModelReplay &R, Placed &P) {
+  uint64_t Before = L.Misses;
+  double Spent = L.Spent;
+  uint64_t Requests = L.Requests;
+  for (const BandWalk::Step &X : W.Steps)
+    L.touch(X.Key, X.Write, X.Read);
+  R.Fetches += static_cast<double>(L.Misses - Before) / W.Share;
+  R.Cost += (L.Spent - Spent) / W.Share;
+  R.Requests += static_cast<double>(L.Requests - Requests) / W.Share;
+  R.Sampled |= W.Sampled;
+  P.All += W.Bytes.All;
+  P.Outside += W.Bytes.Outside;
 }
 
 } // namespace
 
+struct ReplayWalks::Kept {
+  static constexpr uint64_t MaxSteps = 1u << 22; ///< 64 MiB of steps
+  std::map<std::tuple<uint32_t, uint64_t, uint64_t>, BandWalk> Walks;
+  BandWalk Scratch; ///< a walk past the cap, used once
+  uint64_t Steps = 0;
+};
+
+ReplayWalks::ReplayWalks() : K(std::make_unique<Kept>()) {}
+ReplayWalks::~ReplayWalks() = default;
+
+const BandWalk &ReplayWalks::walk(const iopoly_tile_table &T, const BandSpan &S, uint64_t Stripe, uint64_t Budget) {
+  auto Key = std::make_tuple(S.First, Stripe, Budget);
+  auto It = K->Walks.find(Key);
+  if (It != K->Walks.end())
+    return It->second;
+  BandWalk W = walkBand(T, S, Stripe, Budget);
+  if (K->Steps + W.Steps.size() > Kept::MaxSteps) {
+    K->Scratch = std::move(W);
+    return K->Scratch;
+  }
+  K->Steps += W.Steps.size();
+  return K->Walks.emplace(Key, std::move(W)).first->second;
+}
+
 ModelReplay replayModel(const iopoly_tile_table &T, uint32_t V, uint64_t Stripe, uint64_t Frames,
-                        const FetchCost &Cost, uint64_t Budget) {
+                        const FetchCost &Cost, uint64_t Budget, ReplayWalks *Walks) {
   ModelReplay R;
   if (!Stripe || !hasModel(T, V))
     return R;
@@ -347,7 +460,10 @@ ModelReplay replayModel(const iopoly_tile_table &T, uint32_t V, uint64_t Stripe,
     }
     R.Fits &= Found;
     R.Need = std::max(R.Need, Need);
-    replayBand(L, T, *Pick, Stripe, Budget, R, P);
+    if (Walks)
+      replayWalk(L, Walks->walk(T, *Pick, Stripe, Budget), R, P);
+    else
+      replayWalk(L, walkBand(T, *Pick, Stripe, Budget), R, P);
   }
   R.Outside = P.All > 0 ? P.Outside / P.All : 0;
   return R;

@@ -31,6 +31,7 @@
 #include "iopoly/tiling.h"
 
 #include <cstdint>
+#include <memory>
 
 namespace iopoly {
 
@@ -69,11 +70,38 @@ inline bool hasModel(const iopoly_tile_table &T, uint32_t V) {
   return V < T.num_versions && T.versions[V].model_count && T.bands && T.band_terms;
 }
 
+/// Stripe touches replayed per band at most (the rest is sampled).
+constexpr uint64_t ReplayBudget = 1u << 18;
+
+/// The band terms [First, Last) of band Band of a table.
+struct BandSpan {
+  uint32_t Band, First, Last;
+};
+
+struct BandWalk;
+
+/// The walks of one table's bands, kept between replays: what the tiles
+/// touch does not depend on the buffer, so replays of the same versions at
+/// many buffer sizes (the compiler's grid of plausible runs) walk each
+/// band once per stripe size. At most MaxSteps stripe touches are kept.
+class ReplayWalks {
+public:
+  ReplayWalks();
+  ~ReplayWalks();
+  const BandWalk &walk(const iopoly_tile_table &T, const BandSpan &S, uint64_t Stripe, uint64_t Budget);
+
+private:
+  struct Kept;
+  std::unique_ptr<Kept> K;
+};
+
 /// Replays the footprint model of version \p V of \p T with stripes of
 /// \p Stripe bytes and a buffer of \p Frames stripes, each fetch costed by
-/// \p Cost. \p Budget bounds the stripe accesses replayed.
+/// \p Cost. \p Budget bounds the stripe accesses replayed. \p Walks, when
+/// given, keeps the bands' walks for later replays of the same table.
 ModelReplay replayModel(const iopoly_tile_table &T, uint32_t V, uint64_t Stripe, uint64_t Frames,
-                        const FetchCost &Cost = FetchCost(), uint64_t Budget = 1u << 18);
+                        const FetchCost &Cost = FetchCost(), uint64_t Budget = ReplayBudget,
+                        ReplayWalks *Walks = nullptr);
 
 } // namespace iopoly
 

@@ -294,14 +294,28 @@ std::string plausibleRuns() {
   return Out + ", a buffer of 1/64 to 7/10 of the data, the hdd disk model or none";
 }
 
-/// For each version of \p T, whether the run-time choice takes it for some
-/// plausible run: stripes of 4 KiB, 64 KiB or 1 MiB (or the assumed
-/// stripe), a buffer of 1/64 to 7/10 of the data (at least 16 stripes),
-/// requests priced as by the hdd disk model on the assumed disks or all at
-/// one price (IOPOLY_DISK_MODEL=none or ssd). One replay of each version
-/// gives both prices.
-std::vector<bool> versionsEverChosen(const iopoly_tile_table &T, const std::vector<DiskArray> &Arrays) {
-  std::vector<bool> Chosen(T.num_versions, false);
+/// A version is compiled only if dropping it would cost some plausible run
+/// more than this share of its estimated I/O (the estimates are models;
+/// neighbouring tile sizes often differ by a few percent, and every
+/// version is code to generate).
+constexpr double VersionTolerance = 0.05;
+
+/// For each version of \p T, whether it is worth compiling: the run-time
+/// choice takes it for some plausible run (stripes of 4 KiB, 64 KiB or
+/// 1 MiB, or the assumed stripe; a buffer of 1/64 to 7/10 of the data, at
+/// least 16 stripes; requests priced as by the hdd disk model on the
+/// assumed disks or all at one price, as with IOPOLY_DISK_MODEL=none or
+/// ssd) and, without it, the choice among the others would cost that run
+/// more than VersionTolerance. One replay of each version gives both
+/// prices.
+std::vector<bool> versionsWorthCompiling(const iopoly_tile_table &T, const std::vector<DiskArray> &Arrays) {
+  struct Run {
+    uint64_t Stripe, Frames;
+    bool Replayed;
+    std::vector<VersionEstimate> Est;
+  };
+  std::vector<Run> Runs;
+  ReplayWalks Walks;
   uint64_t Data = 0;
   for (const DiskArray &A : Arrays)
     Data += A.Bytes;
@@ -317,15 +331,53 @@ std::vector<bool> versionsEverChosen(const iopoly_tile_table &T, const std::vect
       if (Frames == Previous)
         continue;
       Previous = Frames;
-      bool Replayed;
-      std::vector<VersionEstimate> Est = estimateTileVersions(T, Stripe, Frames, Cost, Replayed);
-      Chosen[pickTileVersion(T, Stripe, Frames, Est, Replayed)] = true;
-      for (VersionEstimate &E : Est)
+      Run R{Stripe, Frames, false, {}};
+      R.Est = estimateTileVersions(T, Stripe, Frames, Cost, R.Replayed, &Walks);
+      Runs.push_back(R);
+      for (VersionEstimate &E : R.Est)
         E.Cost = E.Requests;
-      Chosen[pickTileVersion(T, Stripe, Frames, Est, Replayed)] = true;
+      Runs.push_back(R);
     }
   }
-  return Chosen;
+  // Every version some run takes, then, greedily, drop the one whose
+  // absence costs the worst-hit run least while that stays within the
+  // tolerance.
+  std::vector<bool> Kept(T.num_versions, false);
+  Kept[T.num_versions - 1] = true;
+  std::vector<double> BestCost;
+  for (const Run &R : Runs) {
+    uint32_t V = pickTileVersion(T, R.Stripe, R.Frames, R.Est, R.Replayed);
+    Kept[V] = true;
+    BestCost.push_back(R.Est[V].Cost);
+  }
+  auto worstLoss = [&](const std::vector<bool> &Among) {
+    double Worst = 0;
+    for (size_t I = 0; I < Runs.size(); ++I) {
+      const Run &R = Runs[I];
+      double Cost = R.Est[pickTileVersion(T, R.Stripe, R.Frames, R.Est, R.Replayed, &Among)].Cost;
+      if (Cost > BestCost[I])
+        Worst = std::max(Worst, BestCost[I] > 0 ? Cost / BestCost[I] - 1 : 1e9);
+    }
+    return Worst;
+  };
+  for (;;) {
+    uint32_t Drop = T.num_versions;
+    double DropLoss = VersionTolerance;
+    for (uint32_t V = 0; V + 1 < T.num_versions; ++V) {
+      if (!Kept[V])
+        continue;
+      std::vector<bool> Without = Kept;
+      Without[V] = false;
+      double Loss = worstLoss(Without);
+      if (Loss <= DropLoss) {
+        Drop = V;
+        DropLoss = Loss;
+      }
+    }
+    if (Drop == T.num_versions)
+      return Kept;
+    Kept[Drop] = false;
+  }
 }
 
 /// A parameter space holding just \p Id.
@@ -496,8 +548,9 @@ PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager 
   VersionSet Set = buildSet();
   // Every version is code to generate and optimize, most of the compile
   // time (2mm: 2.7 s with nine versions per SCoP, 1.3 s with the ones
-  // kept): a version the run-time choice takes for no plausible run
-  // (versionsEverChosen) is not compiled. That needs the data's size
+  // kept): a version no plausible run needs (versionsWorthCompiling: the
+  // run-time choice never takes it, or the others kept cost no run more
+  // than 5% more) is not compiled. That needs the data's size
   // (every array's extent known: the buffer is a fraction of it; the
   // run-time choice replays the same models, one representative run of
   // loops with parameters); otherwise only the versions with rows
@@ -505,7 +558,7 @@ PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager 
   if (Modelled && !Buffer && !allVersions()) {
     bool Plausible =
         std::all_of(P.Arrays.begin(), P.Arrays.end(), [](const DiskArray &A) { return A.Bytes > 0; });
-    std::vector<bool> Chosen = versionsEverChosen(Set.table(), P.Arrays);
+    std::vector<bool> Chosen = versionsWorthCompiling(Set.table(), P.Arrays);
     auto drop = [&](size_t V) {
       Schedules.erase(Schedules.begin() + static_cast<long>(V));
       DataTerms.erase(DataTerms.begin() + static_cast<long>(V));
