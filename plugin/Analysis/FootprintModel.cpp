@@ -28,6 +28,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <tuple>
 
 using namespace llvm;
@@ -36,21 +37,36 @@ namespace iopoly {
 
 namespace {
 
-/// Points of \p Dom spread over its own box, the middle first (cheap
-/// membership tests, not the set intersected with its shifted copies), and
-/// its lexicographically last point: where the tiles of a pattern are
-/// measured. Empty when the box is unbounded.
-std::vector<isl::point> samplePoints(const isl::set &Dom, unsigned Dims) {
-  std::vector<isl::point> Out;
-  std::vector<long> Lo(Dims), Hi(Dims);
+/// Per dimension the least and greatest coordinate of a set; Known[D]
+/// false where it is unbounded.
+struct SetBox {
+  std::vector<long> Lo, Hi;
+  std::vector<bool> Known;
+  bool bounded() const { return std::all_of(Known.begin(), Known.end(), [](bool K) { return K; }); }
+};
+
+SetBox boxOfSet(const isl::set &S, unsigned Dims) {
+  SetBox B{std::vector<long>(Dims), std::vector<long>(Dims), std::vector<bool>(Dims, false)};
   for (unsigned D = 0; D < Dims; ++D) {
-    isl::val L = isl::manage(isl_set_dim_min_val(Dom.copy(), static_cast<int>(D)));
-    isl::val H = isl::manage(isl_set_dim_max_val(Dom.copy(), static_cast<int>(D)));
+    isl::val L = isl::manage(isl_set_dim_min_val(S.copy(), static_cast<int>(D)));
+    isl::val H = isl::manage(isl_set_dim_max_val(S.copy(), static_cast<int>(D)));
     if (L.is_null() || H.is_null() || !L.is_int() || !H.is_int())
-      return Out;
-    Lo[D] = L.get_num_si();
-    Hi[D] = H.get_num_si();
+      continue;
+    B.Lo[D] = L.get_num_si();
+    B.Hi[D] = H.get_num_si();
+    B.Known[D] = true;
   }
+  return B;
+}
+
+/// The tile where a pattern is measured: the middle of \p Dom's box \p Box
+/// if it is in \p Dom (a cheap membership test), else a quarter or three
+/// quarters of the way, else \p Dom's lexicographically last point, else
+/// any. Null when the box is unbounded.
+isl::point representativeTile(const isl::set &Dom, const SetBox &Box, unsigned Dims) {
+  if (!Box.bounded())
+    return isl::point();
+  const std::vector<long> &Lo = Box.Lo, &Hi = Box.Hi;
   for (double F : {0.5, 0.25, 0.75}) {
     isl_point *P = isl_point_zero(Dom.get_space().release());
     for (unsigned D = 0; D < Dims; ++D) {
@@ -59,14 +75,12 @@ std::vector<isl::point> samplePoints(const isl::set &Dom, unsigned Dims) {
     }
     isl::point Pt = isl::manage(P);
     if (!Pt.is_null() && isl::set(Pt).is_subset(Dom))
-      Out.push_back(Pt);
+      return Pt;
   }
   isl::set Last = Dom.lexmax();
   if (!Last.is_null() && !Last.is_empty())
-    Out.push_back(Last.sample_point());
-  if (Out.empty())
-    Out.push_back(Dom.sample_point());
-  return Out;
+    return Last.sample_point();
+  return Dom.sample_point();
 }
 
 /// Coordinates of \p P.
@@ -175,15 +189,14 @@ isl::point moved(const isl::point &P, unsigned D, int By) {
 }
 
 /// Where the tiles of { tile -> elements } \p K lie: the first byte of the
-/// first of the tiles \p Points, how far it moves per tile along each loop
+/// tile \p P, how far it moves per tile along each loop
 /// (from that tile's neighbours), and the largest extent of each subscript
 /// over all tiles. The first byte is asked of one tile at a time (small
 /// integer programs), not as a parametric optimum over all tiles.
-bool placeTiles(const isl::map &K, const std::vector<isl::point> &Points, unsigned Dims, const DiskArray &A,
+bool placeTiles(const isl::map &K, const isl::point &P, unsigned Dims, const DiskArray &A,
                 long &At, std::vector<int64_t> &Step, std::vector<uint64_t> &Ext) {
-  if (Points.empty() || Points.front().is_null())
+  if (P.is_null())
     return false;
-  const isl::point &P = Points.front();
   if (!firstByte(elementsAt(K, P), A, At))
     return false;
   Step.assign(Dims, 0);
@@ -196,13 +209,17 @@ bool placeTiles(const isl::map &K, const std::vector<isl::point> &Points, unsign
   }
   // Extents: the largest difference of two elements of one tile, over all
   // tiles (a pattern's tiles differ in size: triangular and partial ones).
+  // One subscript at a time: the same maxima as from the deltas of all
+  // subscripts together, whose relation is far costlier to build.
   unsigned N = static_cast<unsigned>(A.Stride.size());
   Ext.assign(N, 1);
-  isl::set Deltas = K.reverse().apply_range(K).deltas();
-  if (Deltas.is_null())
-    return false;
   for (unsigned D = 0; D < N; ++D) {
-    isl::val Hi = isl::manage(isl_set_dim_max_val(Deltas.copy(), static_cast<int>(D)));
+    isl::map KD = isl::manage(isl_map_project_out(K.copy(), isl_dim_out, D + 1, N - D - 1));
+    KD = isl::manage(isl_map_project_out(KD.release(), isl_dim_out, 0, D));
+    isl::set Deltas = KD.reverse().apply_range(KD).deltas();
+    if (Deltas.is_null())
+      return false;
+    isl::val Hi = isl::manage(isl_set_dim_max_val(Deltas.copy(), 0));
     if (Hi.is_null() || !Hi.is_int())
       return false;
     Ext[D] = static_cast<uint64_t>(std::max<long>(0, Hi.get_num_si())) + 1;
@@ -244,22 +261,21 @@ bool onlyWrites(polly::ScopStmt &Stmt, const polly::ScopArrayInfo *SAI) {
   return Writes;
 }
 
-/// The box of tiles [First, Last] (per loop, absolute coordinates) of the
-/// set of tiles \p Where, within the band's box (first tile \p Lo, \p Count
-/// tiles per loop): the whole box along a loop whose bounds are not known.
-void tilesOf(const isl::set &Where, unsigned Dims, const std::vector<long> &Lo, const std::vector<uint64_t> &Count,
+/// The box of tiles [First, Last] (per loop, absolute coordinates) of a
+/// set of tiles whose box is \p Where, within the band's box (first tile
+/// \p Lo, \p Count tiles per loop): the whole box along a loop whose
+/// bounds are not known.
+void tilesOf(const SetBox &Where, unsigned Dims, const std::vector<long> &Lo, const std::vector<uint64_t> &Count,
              std::vector<long> &First, std::vector<long> &Last) {
   First.assign(Dims, 0);
   Last.assign(Dims, 0);
   for (unsigned D = 0; D < Dims; ++D) {
     First[D] = Lo[D];
     Last[D] = Lo[D] + static_cast<long>(Count[D]) - 1;
-    isl::val L = isl::manage(isl_set_dim_min_val(Where.copy(), static_cast<int>(D)));
-    isl::val H = isl::manage(isl_set_dim_max_val(Where.copy(), static_cast<int>(D)));
-    if (L.is_null() || H.is_null() || !L.is_int() || !H.is_int())
+    if (!Where.Known[D])
       continue;
-    First[D] = std::max(First[D], L.get_num_si());
-    Last[D] = std::min(Last[D], H.get_num_si());
+    First[D] = std::max(First[D], Where.Lo[D]);
+    Last[D] = std::min(Last[D], Where.Hi[D]);
     if (First[D] > Last[D]) { // (cannot happen: the tiles are the band's)
       First[D] = Lo[D];
       Last[D] = Lo[D] + static_cast<long>(Count[D]) - 1;
@@ -316,12 +332,24 @@ bool modelBand(const isl::union_map &Tiles, unsigned Dims, unsigned Index, const
     struct PlacedAccess {
       unsigned Array;
       isl::map Rel;
-      std::vector<isl::point> Points;
+      isl::point Tile;
       long At;
       std::vector<int64_t> Step;
       std::vector<uint64_t> Ext;
     };
     std::vector<PlacedAccess> Done;
+    // The tiles where the statement runs, and their box (once it
+    // accesses a disk-resident array).
+    isl::set StmtRange;
+    std::optional<SetBox> StmtBox;
+    auto stmtBox = [&]() -> const SetBox & {
+      if (!StmtBox) {
+        StmtRange = StmtTiles.range().project_out_all_params();
+        StmtBox = boxOfSet(StmtRange, Dims);
+      }
+      return *StmtBox;
+    };
+    std::optional<isl::point> StmtTile;
     for (polly::MemoryAccess *MA : *Stmt) {
       if (!MA->isLatestArrayKind())
         continue;
@@ -329,7 +357,7 @@ bool modelBand(const isl::union_map &Tiles, unsigned Dims, unsigned Index, const
         if (Arrays[A].SAI != MA->getLatestScopArrayInfo())
           continue;
         isl::map Rel = MA->getLatestAccessRelation().intersect_domain(StmtTiles.domain());
-        std::vector<isl::point> Points;
+        isl::point Tile;
         long At = 0;
         std::vector<int64_t> Step;
         std::vector<uint64_t> Ext;
@@ -340,7 +368,7 @@ bool modelBand(const isl::union_map &Tiles, unsigned Dims, unsigned Index, const
           long Shift;
           if (!translation(P.Rel, Rel, Arrays[A], Shift))
             continue;
-          Points = P.Points;
+          Tile = P.Tile;
           At = P.At + Shift;
           Step = P.Step;
           Ext = P.Ext;
@@ -353,13 +381,24 @@ bool modelBand(const isl::union_map &Tiles, unsigned Dims, unsigned Index, const
             return Why = "the elements of '" + Arrays[A].Name + "' one iteration touches could not be modelled", false;
           if (K.is_empty())
             continue;
-          Points = samplePoints(K.domain(), Dims);
-          if (!placeTiles(K, Points, Dims, Arrays[A], At, Step, Ext))
-            return Why = "the bytes of '" + Arrays[A].Name + "' one iteration touches could not be modelled", false;
-          Done.push_back({A, Rel, Points, At, Step, Ext});
+          // Measured at one tile of the statement's (an access runs in
+          // all of them: computed once per statement), else at one of the
+          // access's own.
+          if (!StmtTile) {
+            const SetBox &Box = stmtBox();
+            StmtTile = representativeTile(StmtRange, Box, Dims);
+          }
+          Tile = *StmtTile;
+          if (!placeTiles(K, Tile, Dims, Arrays[A], At, Step, Ext)) {
+            isl::set Dom = K.domain();
+            Tile = representativeTile(Dom, boxOfSet(Dom, Dims), Dims);
+            if (!placeTiles(K, Tile, Dims, Arrays[A], At, Step, Ext))
+              return Why = "the bytes of '" + Arrays[A].Name + "' one iteration touches could not be modelled", false;
+          }
+          Done.push_back({A, Rel, Tile, At, Step, Ext});
         }
         if (!Placed) {
-          tilesOf(StmtTiles.range().project_out_all_params(), Dims, Lo, Band.Count, First, Last);
+          tilesOf(stmtBox(), Dims, Lo, Band.Count, First, Last);
           Placed = true;
         }
         auto Key = std::make_tuple(A, onlyWrites(*Stmt, MA->getLatestScopArrayInfo()), Step);
@@ -382,7 +421,7 @@ bool modelBand(const isl::union_map &Tiles, unsigned Dims, unsigned Index, const
           New.T.Bytes = Arrays[A].Bytes;
           runsOf(Arrays[A], Ext, New.T);
           New.At = At;
-          New.Coord = coordinates(Points.front(), Dims);
+          New.Coord = coordinates(Tile, Dims);
           New.First = First;
           New.Last = Last;
           Patterns.emplace(Key, New);
@@ -391,7 +430,7 @@ bool modelBand(const isl::union_map &Tiles, unsigned Dims, unsigned Index, const
         // The same pattern again (a neighbour): the runs of both, from the
         // lower first byte, at the first access's tile.
         Pattern &Old = It->second;
-        std::vector<long> C = coordinates(Points.front(), Dims);
+        std::vector<long> C = coordinates(Tile, Dims);
         long Shifted = At;
         for (unsigned D = 0; D < Dims; ++D)
           Shifted -= Step[D] * (C[D] - Old.Coord[D]);
