@@ -578,7 +578,8 @@ PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager 
       }
     }
     if (Schedules.size() == 1)
-      return NoGain(Loc, "the run-time choice keeps the original order for every plausible run (" + plausibleRuns() +
+      return NoGain(Loc, "the original order is within " + std::to_string(std::lround(VersionTolerance * 100)) +
+                             "% of the best version for every plausible run (estimated; " + plausibleRuns() +
                              "); -fplugin-arg-iopoly-versions=all compiles the other versions anyway");
     if (Schedules.size() != Set.Versions.size())
       Set = buildSet();
@@ -673,7 +674,7 @@ PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager 
       else
         R << ": tiled the loops here in Polly's schedule: " << ore::NV("Bands", B.TiledBands)
           << " band(s) tiled (by their data: "
-          << (DataPlanned ? "the run-time choice takes those versions for no plausible run" : P.Why) << ")";
+          << (DataPlanned ? "no plausible run needs those versions" : P.Why) << ")";
       R << "; versions: " << Versions;
       return R;
     });

@@ -319,3 +319,58 @@ TEST(TileChoice, AVersionWhoseModelIsOffTheArraysIsNotChosen) {
 }
 
 } // namespace
+
+TEST(TileReplay, KeptWalksGiveTheSameReplays) {
+  // The compiler replays the same table at many buffer sizes through one
+  // ReplayWalks: every estimate must be what a replay of its own gives.
+  Table T;
+  T.version();
+  T.band(0, {64, 64});
+  T.term(0, 0, {8, 512}, 1, 8, 0, 64 * 512, /*Writes=*/true, /*Reads=*/true);
+  T.term(1, 0, {512, 8}, 1, 8, 0, 64 * 512, /*Writes=*/false, /*Reads=*/true);
+  sweep(T, 1, 30, 2);
+  T.version(8, IOPOLY_VERSION_BANDS);
+  T.band(0, {4096, 1024});
+  T.term(0, 0, {static_cast<int64_t>(1024 * S), static_cast<int64_t>(S)}, 1, S, 0, 4096 * 1024 * S);
+  iopoly_tile_table Tab = T.table();
+  FetchCost C;
+  C.Random = 10;
+  C.Sequential = 1;
+  C.Disks = 4;
+  ReplayWalks Walks;
+  for (int Pass = 0; Pass < 2; ++Pass) // the second pass finds every walk kept
+    for (uint64_t Stripe : {S, 4 * S})
+      for (uint64_t Frames : {2u, 8u, 16u, 40u, 200u})
+        for (uint32_t V = 0; V < 2; ++V) {
+          ModelReplay Alone = replayModel(Tab, V, Stripe, Frames, C, 1 << 16);
+          ModelReplay Kept = replayModel(Tab, V, Stripe, Frames, C, 1 << 16, &Walks);
+          EXPECT_DOUBLE_EQ(Alone.Fetches, Kept.Fetches) << V << " " << Stripe << " " << Frames;
+          EXPECT_DOUBLE_EQ(Alone.Cost, Kept.Cost) << V << " " << Stripe << " " << Frames;
+          EXPECT_DOUBLE_EQ(Alone.Requests, Kept.Requests) << V << " " << Stripe << " " << Frames;
+          EXPECT_EQ(Alone.Need, Kept.Need);
+          EXPECT_EQ(Alone.Fits, Kept.Fits);
+          EXPECT_EQ(Alone.Sampled, Kept.Sampled);
+          EXPECT_DOUBLE_EQ(Alone.Outside, Kept.Outside);
+        }
+}
+
+TEST(TileChoice, OnlyTheVersionsAmongMayBePicked) {
+  // Version 0 sweeps the data once, version 1 twice, version 2 (the
+  // original order) three times: 0 runs; without it 1; without both the
+  // original order.
+  Table T;
+  for (int Sweeps : {1, 2, 3}) {
+    T.version(Sweeps == 3 ? 0 : 8, Sweeps == 3 ? 0 : IOPOLY_VERSION_BANDS);
+    for (int K = 0; K < Sweeps; ++K)
+      sweep(T, static_cast<uint32_t>(K), 100);
+  }
+  iopoly_tile_table Tab = T.table();
+  bool Replayed;
+  std::vector<VersionEstimate> E = estimateTileVersions(Tab, S, 16, FetchCost(), Replayed);
+  ASSERT_TRUE(Replayed);
+  EXPECT_EQ(pickTileVersion(Tab, S, 16, E, Replayed), 0u);
+  std::vector<bool> Among{false, true, true};
+  EXPECT_EQ(pickTileVersion(Tab, S, 16, E, Replayed, &Among), 1u);
+  Among = {false, false, true};
+  EXPECT_EQ(pickTileVersion(Tab, S, 16, E, Replayed, &Among), 2u);
+}

@@ -24,7 +24,7 @@
 // By default (versions=plausible) only the versions the run-time choice
 // takes for some plausible run are compiled: here none of the data-tiled
 // ones; at this buffer one of Polly's tiled schedules is chosen.
-// PLAUSIBLE: remark: dro-wp: tiled the loops here in Polly's schedule: {{.*}}(by their data: the run-time choice takes those versions for no plausible run); versions: Polly's schedule in tiles of {{[0-9, ]+}} and the original order
+// PLAUSIBLE: remark: dro-wp: tiled the loops here in Polly's schedule: {{.*}}(by their data: no plausible run needs those versions); versions: Polly's schedule in tiles of {{[0-9, ]+}} and the original order
 //
 // REMARK: remark: dro-wp: tiled the loops here {{.*}}versions: {{.*}}Polly's schedule in tiles of 4, 8, 16, 32{{.*}} and the original order, one chosen at run time
 // CHOSEN: iopoly: loops at {{.*}}band-versions.c:{{[0-9]+}}: version {{[0-9]+}} of {{[0-9]+}} chosen for 4096-byte stripes and a buffer of 16 stripes

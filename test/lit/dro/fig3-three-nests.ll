@@ -63,7 +63,7 @@
 
 ; WP: remark: {{.*}}dro-wp: tiled the loops here by their data: 1 tiled group(s), 2 loop nest(s) fused into another's tiles; versions: units 16K, 4K, Polly's schedule in tiles of 4, 8, 16, 32{{.*}} and the original order, one chosen at run time from the buffer and stripe
 
-; PLAUSIBLE: remark: {{.*}}keeps the loops here in their order: the run-time choice keeps the original order for every plausible run (stripes of 4K, 64K or 1M, a buffer of 1/64 to 7/10 of the data, the hdd disk model or none)
+; PLAUSIBLE: remark: {{.*}}keeps the loops here in their order: the original order is within 5% of the best version for every plausible run (estimated; stripes of 4K, 64K or 1M, a buffer of 1/64 to 7/10 of the data, the hdd disk model or none)
 
 ; The version is a SCoP parameter: the runtime's answer for this table.
 ; IR: %iopoly.version = call i32 @__iopoly_pick_version(ptr @iopoly.tile.table)
