@@ -321,7 +321,6 @@ bool restrictedAlong(const iopoly_band_term *Terms, uint32_t First, uint32_t Las
 /// Longest sequence of statements the sampling of a large nest keeps whole.
 constexpr uint64_t MaxWholeSequence = 16;
 
-
 /// The walk of one band (a nest at one depth): its tiles in order, the
 /// stripes each touches.
 BandWalk walkBand(const iopoly_tile_table &T, const BandSpan &S, uint64_t Stripe, uint64_t Budget) {

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Analysis/DataTiling.h"
+#include "Analysis/SubscriptExtents.h"
 
 #include "iopoly/tiling.h"
 #include "TileChoice.h"
@@ -100,20 +101,10 @@ Box boxOf(const isl::map &KeyToElem, const DiskArray &A) {
   Box B;
   if (KeyToElem.is_null() || KeyToElem.is_empty())
     return B;
-  isl::map M = KeyToElem.project_out_all_params();
   unsigned N = static_cast<unsigned>(A.Stride.size());
-  std::vector<uint64_t> Ext(N);
-  for (unsigned D = 0; D < N; ++D) {
-    // One subscript at a time: the same maxima as from the deltas of all
-    // subscripts together, whose relation is far costlier to build.
-    isl::map MD = isl::manage(isl_map_project_out(M.copy(), isl_dim_out, D + 1, N - D - 1));
-    MD = isl::manage(isl_map_project_out(MD.release(), isl_dim_out, 0, D));
-    isl::set Deltas = MD.reverse().apply_range(MD).deltas();
-    isl::val Hi = isl::manage(isl_set_dim_max_val(Deltas.copy(), 0));
-    if (Hi.is_null() || !Hi.is_int())
-      return B;
-    Ext[D] = static_cast<uint64_t>(std::max<long>(0, Hi.get_num_si())) + 1;
-  }
+  std::vector<uint64_t> Ext;
+  if (!subscriptExtents(KeyToElem.project_out_all_params(), N, Ext))
+    return B;
   B.Known = true;
   B.Span = A.ElemBytes;
   for (unsigned D = 0; D < N; ++D)

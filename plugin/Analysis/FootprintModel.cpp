@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Analysis/FootprintModel.h"
+#include "Analysis/SubscriptExtents.h"
 
 #include "iopoly/tiling.h"
 
@@ -209,22 +210,7 @@ bool placeTiles(const isl::map &K, const isl::point &P, unsigned Dims, const Dis
   }
   // Extents: the largest difference of two elements of one tile, over all
   // tiles (a pattern's tiles differ in size: triangular and partial ones).
-  // One subscript at a time: the same maxima as from the deltas of all
-  // subscripts together, whose relation is far costlier to build.
-  unsigned N = static_cast<unsigned>(A.Stride.size());
-  Ext.assign(N, 1);
-  for (unsigned D = 0; D < N; ++D) {
-    isl::map KD = isl::manage(isl_map_project_out(K.copy(), isl_dim_out, D + 1, N - D - 1));
-    KD = isl::manage(isl_map_project_out(KD.release(), isl_dim_out, 0, D));
-    isl::set Deltas = KD.reverse().apply_range(KD).deltas();
-    if (Deltas.is_null())
-      return false;
-    isl::val Hi = isl::manage(isl_set_dim_max_val(Deltas.copy(), 0));
-    if (Hi.is_null() || !Hi.is_int())
-      return false;
-    Ext[D] = static_cast<uint64_t>(std::max<long>(0, Hi.get_num_si())) + 1;
-  }
-  return true;
+  return subscriptExtents(K, static_cast<unsigned>(A.Stride.size()), Ext);
 }
 
 /// Whether access \p To is access \p From moved by constant subscripts
