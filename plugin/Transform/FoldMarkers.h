@@ -9,7 +9,10 @@
 // optimized code with a run-time check that fails (they are the same
 // array), so the original loops run. Marking is idempotent: a marker of a
 // marker is folded into the inner one, and markers of the same pointer are
-// merged where one dominates the other. Runs before Polly's SCoP detection.
+// merged where one dominates the other. First, every marker moves out of
+// the loops its pointer is invariant in: left where an access was, under a
+// guard inside the loops, it made the base pointer vary in the loop and the
+// nest no SCoP. Runs before Polly's SCoP detection.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IOPOLY_PLUGIN_TRANSFORM_FOLDMARKERS_H

@@ -47,5 +47,33 @@ join:
   ret double %r
 }
 
+; A marker sunk under a guard inside a loop (the first access was there)
+; moves out of the loop, to its preheader: Polly needs an invariant base.
+; CHECK-LABEL: define void @guarded(
+; CHECK:       %p = call ptr @get()
+; CHECK-NEXT:  %m = call ptr @__iopoly_mark(ptr %p)
+; CHECK-NEXT:  br label %outer
+declare ptr @get()
+define void @guarded(i64 %n) {
+entry:
+  %p = call ptr @get()
+  br label %outer
+outer:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %latch ]
+  %c = icmp sgt i64 %n, 0
+  br i1 %c, label %body, label %latch
+body:
+  %m = call ptr @__iopoly_mark(ptr %p), !iopoly.disk_resident !0
+  %a = getelementptr inbounds double, ptr %m, i64 %i
+  store double 0.0, ptr %a
+  br label %latch
+latch:
+  %i.next = add i64 %i, 1
+  %done = icmp eq i64 %i.next, 8
+  br i1 %done, label %exit, label %outer
+exit:
+  ret void
+}
+
 !0 = !{!"A"}
 !1 = !{!"X"}
