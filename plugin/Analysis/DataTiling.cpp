@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Analysis/DataTiling.h"
+#include "Analysis/ScopParams.h"
 #include "Analysis/SubscriptExtents.h"
 
 #include "iopoly/tiling.h"
@@ -97,13 +98,16 @@ struct Box {
 
 /// The box of elements one key value touches, from { [key] -> A[a] }: the
 /// largest difference of two elements with the same key, per subscript.
-Box boxOf(const isl::map &KeyToElem, const DiskArray &A) {
+/// Sizes bounded only by their C type take their values from \p Nominal
+/// (nominalParams).
+Box boxOf(const isl::map &KeyToElem, const DiskArray &A, const isl::set &Nominal) {
   Box B;
   if (KeyToElem.is_null() || KeyToElem.is_empty())
     return B;
   unsigned N = static_cast<unsigned>(A.Stride.size());
   std::vector<uint64_t> Ext;
-  if (!subscriptExtents(KeyToElem.project_out_all_params(), N, Ext))
+  isl::map KE = Nominal.is_null() ? KeyToElem : KeyToElem.intersect_params(Nominal);
+  if (!subscriptExtents(KE.project_out_all_params(), N, Ext))
     return B;
   B.Known = true;
   B.Span = A.ElemBytes;
@@ -121,11 +125,14 @@ Box boxOf(const isl::map &KeyToElem, const DiskArray &A) {
 }
 
 /// Number of values of a 1-D key over \p Keys (a union of 1-D sets), 0 if
-/// unbounded.
-uint64_t countOf(const isl::union_set &Keys) {
+/// unbounded; sizes bounded only by their C type at \p Nominal.
+uint64_t countOf(const isl::union_set &Keys, const isl::set &Nominal) {
   if (Keys.is_null() || Keys.is_empty())
     return 0;
-  isl::set K = isl::manage(isl_set_from_union_set(Keys.copy())).project_out_all_params();
+  isl::set K = isl::manage(isl_set_from_union_set(Keys.copy()));
+  if (!Nominal.is_null())
+    K = K.intersect_params(Nominal);
+  K = K.project_out_all_params();
   if (K.is_null())
     return 0;
   isl::val Lo = isl::manage(isl_set_dim_min_val(K.copy(), 0));
@@ -269,6 +276,7 @@ bool originalOrderWanders(polly::Scop &S, const isl::union_set &Dom, const isl::
 /// least data to stream (written arrays count twice), ties to a written
 /// array, then to the larger one.
 void choosePivots(polly::Scop &S, RegionTiling &R, const std::vector<DiskArray> &Arrays, const TilingOptions &O) {
+  isl::set Nominal = nominalParams(S);
   uint64_t Ref = O.Units.empty() ? O.Stripe : O.Units.back();
   for (const Family &F : R.Families.Nodes)
     for (const auto &[Stmt, Dom] : F.Parts) {
@@ -289,7 +297,7 @@ void choosePivots(polly::Scop &S, RegionTiling &R, const std::vector<DiskArray> 
             continue;
           isl::map KE = Key.reverse().apply_range(isl::union_map(Rel2)).extract_map(
               isl::space(S.getIslCtx(), 0, 1).map_from_domain_and_range(Arrays[A].SAI->getSpace()));
-          Box B = boxOf(KE, Arrays[A]);
+          Box B = boxOf(KE, Arrays[A], Nominal);
           bool Streamed = !B.Known || B.Span > 4 * Ref + Arrays[A].Stride[0];
           bool Written = false;
           for (polly::MemoryAccess *MA : *Stmt)
@@ -319,6 +327,7 @@ bool touches(const std::vector<std::pair<polly::ScopStmt *, isl::set>> &Parts, c
 /// iterations touches for the most part is streamed by every iteration.
 void originalTerms(polly::Scop &S, const RegionTiling &R, unsigned F, const std::vector<DiskArray> &Arrays,
                    unsigned Group, std::vector<TileTerm> &Out) {
+  isl::set Nominal = nominalParams(S);
   const Family &Fam = R.Families.Nodes[F];
   std::vector<std::pair<polly::ScopStmt *, isl::set>> Parts = Fam.Parts;
   std::map<const polly::ScopStmt *, isl::union_map> Key;
@@ -328,7 +337,7 @@ void originalTerms(polly::Scop &S, const RegionTiling &R, unsigned F, const std:
     isl::map Sched = Stmt->getSchedule().intersect_domain(Dom);
     if (Sched.is_null() || Sched.is_empty())
       continue;
-    isl::set Range = Sched.range().project_out_all_params();
+    isl::set Range = (Nominal.is_null() ? Sched.range() : Sched.range().intersect_params(Nominal)).project_out_all_params();
     unsigned N = unsignedFromIslSize(Range.tuple_dim());
     unsigned D = 0;
     for (; D < N; ++D) {
@@ -347,11 +356,11 @@ void originalTerms(polly::Scop &S, const RegionTiling &R, unsigned F, const std:
     Keys = Keys.unite(isl::union_set(K.range()));
     Stmts.push_back(Stmt);
   }
-  uint64_t Tiles = std::max<uint64_t>(1, countOf(Keys));
+  uint64_t Tiles = std::max<uint64_t>(1, countOf(Keys, Nominal));
   for (size_t A = 0; A < Arrays.size(); ++A) {
     if (!touches(Parts, Arrays[A]))
       continue;
-    Box B = boxOf(keyToElems(R, Stmts, Key, static_cast<int>(A), Arrays, isl::space(S.getIslCtx(), 0, 1)), Arrays[A]);
+    Box B = boxOf(keyToElems(R, Stmts, Key, static_cast<int>(A), Arrays, isl::space(S.getIslCtx(), 0, 1)), Arrays[A], Nominal);
     TileTerm T;
     T.Array = Arrays[A].Name;
     T.ArrayIndex = static_cast<unsigned>(A);
@@ -406,6 +415,7 @@ int outerLoopOf(polly::Scop &S, polly::ScopStmt *Stmt) {
 /// untiled families and the original order by the model above. In the
 /// original order, the families of one top-level loop form one group.
 void computeTerms(polly::Scop &S, RegionTiling &R, const std::vector<DiskArray> &Arrays, const TilingOptions &O) {
+  isl::set Nominal = nominalParams(S);
   R.Terms.assign(O.Units.size() + 1, {});
   unsigned Orig = static_cast<unsigned>(O.Units.size());
   for (unsigned F = 0; F < R.Families.Nodes.size(); ++F) {
@@ -444,14 +454,14 @@ void computeTerms(polly::Scop &S, RegionTiling &R, const std::vector<DiskArray> 
         if (R.Pivots.at(Stmt).Array >= 0)
           Keys = Keys.unite(Key[Stmt].range());
       }
-      uint64_t Tiles = std::max<uint64_t>(1, countOf(Keys));
+      uint64_t Tiles = std::max<uint64_t>(1, countOf(Keys, Nominal));
       for (size_t A = 0; A < Arrays.size(); ++A) {
         if (!touches(Parts, Arrays[A]))
           continue;
         Box B = boxOf(keyToElems(R, Stmts, Key, static_cast<int>(A), Arrays, isl::space(S.getIslCtx(), 0, 1)),
-                      Arrays[A]);
+                      Arrays[A], Nominal);
         Box W = boxOf(keyToElems(R, Stmts, Key2, static_cast<int>(A), Arrays, isl::space(S.getIslCtx(), 0, 2)),
-                      Arrays[A]);
+                      Arrays[A], Nominal);
         TileTerm Tm;
         Tm.Array = Arrays[A].Name;
         Tm.ArrayIndex = static_cast<unsigned>(A);
@@ -597,6 +607,7 @@ RegionTiling planRegion(polly::Scop &S, const isl::union_set &Region, const isl:
   }
   choosePivots(S, R, Arrays, O);
   uint64_t Finest = O.Units.empty() ? O.Stripe : O.Units.back();
+  isl::set Nominal = nominalParams(S);
 
   // Greedy fusion along the Hamming order: a family joins the current group
   // when the group's units still order every dependence among them.
@@ -657,7 +668,7 @@ RegionTiling planRegion(polly::Scop &S, const isl::union_set &Region, const isl:
     uint64_t StreamBytes = 0;
     for (size_t A = 0; A < Arrays.size(); ++A) {
       Box B = boxOf(keyToElems(R, Stmts, Key, static_cast<int>(A), Arrays, isl::space(S.getIslCtx(), 0, 1)),
-                    Arrays[A]);
+                    Arrays[A], Nominal);
       if (!touches(Parts, Arrays[A]))
         continue;
       bool Streamed = !B.Known || B.Span > 4 * Finest + Arrays[A].Stride[0];

@@ -245,6 +245,7 @@ isl::union_set Family::instances() const {
 
 std::string findDiskArrays(polly::Scop &S, std::vector<DiskArray> &Out) {
   Out.clear();
+  isl::set Nominal = nominalParams(S);
   for (const polly::ScopArrayInfo *SAI : S.arrays()) {
     if (!SAI->isArrayKind() || !isDiskResidentBase(SAI->getBasePtr()))
       continue;
@@ -275,8 +276,14 @@ std::string findDiskArrays(polly::Scop &S, std::vector<DiskArray> &Out) {
         if (MA->isLatestArrayKind() && MA->getLatestScopArrayInfo() == SAI)
           Touched = Touched.unite(MA->getLatestAccessRelation().intersect_domain(Stmt.getDomain()).range());
     A.Extent.assign(N, 0);
-    // All the runs of the SCoP's code (bounded by their parameters).
-    isl::set T = Touched.intersect_params(feasibleParams(S)).project_out_all_params();
+    // All the runs of the SCoP's code (bounded by their parameters; a
+    // size bounded only by its C type at its nominal value).
+    isl::set Feasible = Touched.intersect_params(feasibleParams(S));
+    isl::set T = Feasible;
+    if (!Nominal.is_null())
+      T = T.intersect_params(Nominal);
+    T = T.project_out_all_params();
+    isl::set Anywhere = Feasible.project_out_all_params();
     uint64_t Span = A.ElemBytes;
     for (unsigned D = 0; D < N && !T.is_empty(); ++D) {
       isl::val Lo = isl::manage(isl_set_dim_min_val(T.copy(), static_cast<int>(D)));
@@ -288,6 +295,8 @@ std::string findDiskArrays(polly::Scop &S, std::vector<DiskArray> &Out) {
       }
       A.Extent[D] = static_cast<uint64_t>(H - L + 1);
       Span += (A.Extent[D] - 1) * A.Stride[D];
+      isl::val AnyHi = isl::manage(isl_set_dim_max_val(Anywhere.copy(), static_cast<int>(D)));
+      A.NominalSize |= !AnyHi.eq(Hi);
     }
     A.Bytes = T.is_empty() ? 0 : Span;
     if (!A.Bytes)
@@ -329,7 +338,8 @@ FamilyGraph buildFamilies(polly::Scop &S, const isl::union_set &Within, const is
 void printFamilies(raw_ostream &OS, const FamilyGraph &G, const std::vector<DiskArray> &Arrays) {
   OS << "disk-resident arrays (map bits):";
   for (size_t K = 0; K < Arrays.size(); ++K)
-    OS << " [" << K << "] " << Arrays[K].Name << " (" << Arrays[K].Bytes << " bytes)";
+    OS << " [" << K << "] " << Arrays[K].Name << " (" << Arrays[K].Bytes << " bytes"
+       << (Arrays[K].NominalSize ? " at the nominal size" : "") << ")";
   unsigned Bits = static_cast<unsigned>(Arrays.size());
   OS << "\nset families (" << G.Nodes.size() << "), splits " << G.Splits << ", merges " << G.Merges << ":\n";
   for (unsigned K = 0; K < G.Nodes.size(); ++K)

@@ -49,6 +49,7 @@ struct DiskArray {
   std::vector<uint64_t> Stride;  ///< bytes per step of each subscript
   std::vector<uint64_t> Extent;  ///< subscript range the SCoP touches (0: unknown)
   uint64_t Bytes = 0;            ///< bytes between the first and last touched element, 0 if unknown
+  bool NominalSize = false;      ///< Bytes holds for sizes given at run time modelled at NominalSize
   unsigned ElemBytes = 0;
 };
 

@@ -26,24 +26,68 @@ bool smallInt(const isl::val &V, long &Out) {
   return true;
 }
 
+namespace {
+
+/// Ranges wider than this are bounds of a C type, not of the program.
+constexpr long MaxRange = 1L << 24;
+
+/// The bounds of parameter \p D of \p P; true when both are the program's
+/// (not a C type's) and not too far apart.
+bool paramBounds(const isl::set &P, unsigned D, long &Lo, long &Hi, bool &LoKnown, bool &HiKnown) {
+  unsigned N = static_cast<unsigned>(isl_set_dim(P.get(), isl_dim_param));
+  isl::set AsDims = isl::manage(isl_set_move_dims(P.copy(), isl_dim_set, 0, isl_dim_param, 0, N));
+  isl::val L = isl::manage(isl_set_dim_min_val(AsDims.copy(), static_cast<int>(D)));
+  isl::val H = isl::manage(isl_set_dim_max_val(AsDims.copy(), static_cast<int>(D)));
+  LoKnown = smallInt(L, Lo);
+  HiKnown = smallInt(H, Hi);
+  return LoKnown && HiKnown && H.sub(L).lt(isl::val(P.ctx(), MaxRange));
+}
+
+isl::set fixParam(isl::set P, unsigned D, long V) {
+  return isl::manage(isl_set_fix_si(P.release(), isl_dim_param, static_cast<int>(D), static_cast<int>(V)));
+}
+
+} // namespace
+
+isl::set nominalParams(polly::Scop &S) {
+  isl::set P = feasibleParams(S);
+  if (P.is_null() || P.is_empty())
+    return {};
+  // With such a size, the others are taken within their feasible range:
+  // the model is of the runs where the code can run (Polly's assumptions
+  // bound the sizes of an array's inner dimensions by their declaration).
+  isl::set Out = P;
+  bool Any = false;
+  unsigned N = static_cast<unsigned>(isl_set_dim(P.get(), isl_dim_param));
+  for (unsigned D = 0; D < N; ++D) {
+    long Lo = 0, Hi = 0;
+    bool LoKnown = false, HiKnown = false;
+    if (paramBounds(P, D, Lo, Hi, LoKnown, HiKnown) || !LoKnown)
+      continue;
+    Out = fixParam(Out, D, Lo + NominalSize);
+    Any = true;
+  }
+  return Any ? Out : isl::set::universe(P.get_space());
+}
+
 isl::set representativeParams(polly::Scop &S) {
   isl::set P = feasibleParams(S);
   if (P.is_null() || P.is_empty())
     return {};
   unsigned N = static_cast<unsigned>(isl_set_dim(P.get(), isl_dim_param));
   for (unsigned D = 0; D < N; ++D) {
-    // The parameters as set dimensions, to ask for their bounds.
-    isl::set AsDims = isl::manage(isl_set_move_dims(P.copy(), isl_dim_set, 0, isl_dim_param, 0, N));
-    isl::val Lo = isl::manage(isl_set_dim_min_val(AsDims.copy(), static_cast<int>(D)));
-    isl::val Hi = isl::manage(isl_set_dim_max_val(AsDims.copy(), static_cast<int>(D)));
-    // Bounded only by its C type (Polly's context of a size given at run
-    // time): no value is more representative than another.
-    long L, H;
-    constexpr long MaxRange = 1L << 24;
-    if (!smallInt(Lo, L) || !smallInt(Hi, H) || H - L > MaxRange)
+    long Lo = 0, Hi = 0;
+    bool LoKnown = false, HiKnown = false;
+    long V = 0;
+    if (paramBounds(P, D, Lo, Hi, LoKnown, HiKnown))
+      V = Lo + (Hi - Lo) / 2;
+    else if (LoKnown) // bounded above only by its C type (a size given at run
+      V = Lo + NominalSize; // time): the nominal size, as in every model
+    else if (HiKnown) // below: a size at most the array's declared extent
+      V = Hi;
+    else
       return {};
-    long Mid = L + (H - L) / 2;
-    P = isl::manage(isl_set_fix_si(P.release(), isl_dim_param, static_cast<int>(D), static_cast<int>(Mid)));
+    P = fixParam(P, D, V);
     if (P.is_empty()) // a hole in the range (not convex): give up rather than guess
       return {};
   }

@@ -8,6 +8,15 @@
 // replays need numbers, so they are computed for one value of each
 // parameter, from the middle of the range under which the code can run.
 //
+// A kernel compiled apart from its caller takes its sizes as parameters
+// (`void kernel(int n, double A[][1000])`): nothing but their C type bounds
+// them, and bytes or footprints "over every run" would be terabytes. Such
+// a size is modelled at a nominal value (NominalSize), the same in every
+// model, so that the versions are compared on one out-of-core run: their
+// ranking holds for other sizes where the costs scale alike (an outer
+// dimension), and the choice among versions the plugin compiles is still
+// the runtime's, from the real buffer.
+//
 //===----------------------------------------------------------------------===//
 #ifndef IOPOLY_PLUGIN_ANALYSIS_SCOPPARAMS_H
 #define IOPOLY_PLUGIN_ANALYSIS_SCOPPARAMS_H
@@ -23,9 +32,19 @@ namespace iopoly {
 /// the values where an assumption fails, where some statement runs.
 isl::set feasibleParams(polly::Scop &S);
 
+/// The value a size bounded only by its C type is modelled at.
+inline constexpr long NominalSize = 1L << 14;
+
+/// The feasible parameters with those bounded only by their C type fixed
+/// at their lower bound plus NominalSize; the universe when there are none
+/// (the models of other SCoPs stay as they were); null when the SCoP's code
+/// never runs.
+isl::set nominalParams(polly::Scop &S);
+
 /// One value per parameter (the middle of its feasible range, each fixed in
-/// turn), or the universe when the SCoP has no parameter; null when a
-/// parameter's range is unbounded.
+/// turn; NominalSize above its lower bound when only its C type bounds it),
+/// or the universe when the SCoP has no parameter; null when a parameter
+/// has no lower bound.
 isl::set representativeParams(polly::Scop &S);
 
 /// \p V as a number when it is an integer of a C int's magnitude (a loop

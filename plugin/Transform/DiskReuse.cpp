@@ -551,7 +551,7 @@ PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager 
   // kept): a version no plausible run needs (versionsWorthCompiling: the
   // run-time choice never takes it, or the others kept cost no run more
   // than 5% more) is not compiled. That needs the data's size
-  // (every array's extent known: the buffer is a fraction of it; the
+  // (every array's extent known, not a nominal one: the buffer is a fraction of it; the
   // run-time choice replays the same models, one representative run of
   // loops with parameters); otherwise only the versions with rows
   // innermost are pruned so (heat-3d: 12.6 s with them, 8.8 s without).
