@@ -50,6 +50,9 @@ def main(argv=None):
                     help="smallest buffer in stripes (the lowered code keeps a few attached; default 16)")
     ap.add_argument("--jobs", type=int, default=1,
                     help="kernels measured in parallel (default 1; more makes wall times noisier, not the counters)")
+    ap.add_argument("--apart", action="store_true",
+                    help="compile each kernel_* function as if in a library (external, never inlined): its sizes "
+                         "reach it as parameters, as in users' code")
     ap.add_argument("--no-floor", action="store_true", help="skip the traces and Belady's MIN")
     ap.add_argument("--resume", action="store_true", help="keep the kernels already in raw/polybench.json")
     ap.add_argument("--render-only", action="store_true", help="re-render the report from raw/polybench.json")

@@ -16,6 +16,10 @@ directory.
   POLYBENCH_ENABLE_INTARRAY_PAD) so that they free through
   polybench_free_data. The reference build (mode=off) uses PolyBench's own
   polybench.c with the same flags, on ordinary memory.
+* With apart=True the kernel_* function is compiled as if in a library:
+  external and never inlined (`__attribute__((noinline))`, `static`
+  dropped), so that its sizes reach it as parameters, not as constants
+  the optimizer propagates from main. That is how users' kernels look.
 """
 import os
 import threading
@@ -119,7 +123,15 @@ def _annotate_locals(text):
     return _LOCAL_DECL.sub(add, head) + tail
 
 
-def prepare(polybench_dir, kernel, workdir):
+def compile_apart(text):
+    """The source with its kernel_* functions external and not inlined."""
+    out, n = re.subn(r"(?:\bstatic\s+)?\bvoid(\s+kernel_\w+\s*\()", r"__attribute__((noinline)) void\1", text, count=1)
+    if n != 1:
+        raise ValueError("no `void kernel_*(` definition to compile apart")
+    return out
+
+
+def prepare(polybench_dir, kernel, workdir, apart=False):
     """Writes <workdir>/<name>/<name>.c (annotated), alloc.c and returns a
     dict with the paths and the compile flags."""
     name = kernel_name(kernel)
@@ -132,6 +144,8 @@ def prepare(polybench_dir, kernel, workdir):
         raise FileNotFoundError(f"not a PolyBench/C 4.2.1 directory (no utilities/polybench.c): {polybench_dir}")
     with open(src) as f:
         text, funcs = annotate(f.read())
+    if apart:
+        text = compile_apart(text)
     if not any(f.startswith("kernel_") for f in funcs):
         raise ValueError(f"{src}: no kernel_* function with array parameters found")
     dest = os.path.join(workdir, name)

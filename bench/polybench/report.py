@@ -264,7 +264,10 @@ def render(raw, out):
         "naming their array parameters, and `polybench_alloc_data` is routed to `iopoly_alloc` "
         "(`bench/polybench/prepare.py`); `-DPOLYBENCH_DUMP_ARRAYS`. The reference is the same source built with "
         "plain `clang-19 -O2` and PolyBench's own `polybench.c` (ordinary memory); every run's dump must be "
-        "byte-identical to it.")
+        "byte-identical to it."
+        + (" **Kernels compiled apart** (`--apart`): each `kernel_*` function is external and "
+           "`__attribute__((noinline))`, so its sizes reach it as parameters, as in a library, not as constants "
+           "propagated from `main`." if cfg.get("apart") else ""))
     add("* Every mode is compiled once with **default plugin options** (`iopoly-clang -O2 "
         "-fplugin-arg-iopoly-mode=<mode>`, so the compiler assumes 64K stripes on 8 disks) and run with every "
         "stripe and buffer: the dro modes pick their tile size at run time.")

@@ -58,6 +58,7 @@ class Config:
         self.min_frames = args.min_frames
         self.trace = not args.no_floor
         self.jobs = max(1, args.jobs)
+        self.apart = args.apart
         self.iopoly_clang = os.path.join(self.build, "bin", "iopoly-clang")
         self.trace_tool = os.path.join(self.build, "bin", "iopoly-trace")
         self.include = os.path.join(common.ROOT, "include")
@@ -65,7 +66,7 @@ class Config:
     def describe(self):
         return {"sizes": self.sizes, "stripes": self.stripes, "buffers": self.buffers, "modes": self.modes,
                 "kernels": self.kernels, "disks": self.disks, "model": self.model, "timeout": self.timeout,
-                "min_frames": self.min_frames, "floor": self.trace, "jobs": self.jobs}
+                "min_frames": self.min_frames, "floor": self.trace, "jobs": self.jobs, "apart": self.apart}
 
 
 def dump_of(stderr):
@@ -82,7 +83,7 @@ class Kernel:
         self.name = prepare.kernel_name(kernel)
         self.dir = os.path.join(cfg.work, size, self.name)
         os.makedirs(self.dir, exist_ok=True)
-        self.src = prepare.prepare(cfg.polybench, kernel, os.path.join(cfg.work, size))
+        self.src = prepare.prepare(cfg.polybench, kernel, os.path.join(cfg.work, size), apart=cfg.apart)
         self.defs = [f"-D{size}_DATASET", *prepare.DEFINES]
 
     def utilities(self):

@@ -6,6 +6,8 @@
 #include "Analysis/ScopParams.h"
 
 #include "isl/set.h"
+
+#include <algorithm>
 #include "isl/val.h"
 
 namespace iopoly {
@@ -47,6 +49,21 @@ isl::set fixParam(isl::set P, unsigned D, long V) {
   return isl::manage(isl_set_fix_si(P.release(), isl_dim_param, static_cast<int>(D), static_cast<int>(V)));
 }
 
+/// The value of a size bounded only by its C type: as large as the largest
+/// size the program bounds (a declared row length), or NominalSize.
+long nominalValue(const isl::set &P) {
+  long V = 0;
+  unsigned N = static_cast<unsigned>(isl_set_dim(P.get(), isl_dim_param));
+  for (unsigned D = 0; D < N; ++D) {
+    long Lo = 0, Hi = 0;
+    bool LoKnown = false, HiKnown = false;
+    paramBounds(P, D, Lo, Hi, LoKnown, HiKnown);
+    if (HiKnown)
+      V = std::max(V, Hi);
+  }
+  return V > 0 ? V : NominalSize;
+}
+
 } // namespace
 
 isl::set nominalParams(polly::Scop &S) {
@@ -62,9 +79,10 @@ isl::set nominalParams(polly::Scop &S) {
   for (unsigned D = 0; D < N; ++D) {
     long Lo = 0, Hi = 0;
     bool LoKnown = false, HiKnown = false;
-    if (paramBounds(P, D, Lo, Hi, LoKnown, HiKnown) || !LoKnown)
+    // Bounded by the program (or above only: within its declaration).
+    if (paramBounds(P, D, Lo, Hi, LoKnown, HiKnown) || (!LoKnown && HiKnown))
       continue;
-    Out = fixParam(Out, D, Lo + NominalSize);
+    Out = fixParam(Out, D, LoKnown ? std::max(Lo, nominalValue(P)) : nominalValue(P));
     Any = true;
   }
   return Any ? Out : isl::set::universe(P.get_space());
@@ -74,6 +92,7 @@ isl::set representativeParams(polly::Scop &S) {
   isl::set P = feasibleParams(S);
   if (P.is_null() || P.is_empty())
     return {};
+  const long Nominal = nominalValue(P);
   unsigned N = static_cast<unsigned>(isl_set_dim(P.get(), isl_dim_param));
   for (unsigned D = 0; D < N; ++D) {
     long Lo = 0, Hi = 0;
@@ -82,11 +101,11 @@ isl::set representativeParams(polly::Scop &S) {
     if (paramBounds(P, D, Lo, Hi, LoKnown, HiKnown))
       V = Lo + (Hi - Lo) / 2;
     else if (LoKnown) // bounded above only by its C type (a size given at run
-      V = Lo + NominalSize; // time): the nominal size, as in every model
+      V = std::max(Lo, Nominal); // time): the nominal size, as in every model
     else if (HiKnown) // below: a size at most the array's declared extent
       V = Hi;
-    else
-      return {};
+    else // by its type both ways (code that runs for any value)
+      V = Nominal;
     P = fixParam(P, D, V);
     if (P.is_empty()) // a hole in the range (not convex): give up rather than guess
       return {};

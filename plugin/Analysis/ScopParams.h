@@ -11,11 +11,12 @@
 // A kernel compiled apart from its caller takes its sizes as parameters
 // (`void kernel(int n, double A[][1000])`): nothing but their C type bounds
 // them, and bytes or footprints "over every run" would be terabytes. Such
-// a size is modelled at a nominal value (NominalSize), the same in every
-// model, so that the versions are compared on one out-of-core run: their
-// ranking holds for other sizes where the costs scale alike (an outer
-// dimension), and the choice among versions the plugin compiles is still
-// the runtime's, from the real buffer.
+// a size is modelled at a nominal value, the same in every model: as large
+// as the largest size the program does bound (Polly assumes the inner
+// sizes within the declared row lengths: 1000 here), else NominalSize. The
+// versions are compared, and pruned, on that one run; their ranking holds
+// where the costs scale alike with the real size, and the choice among
+// the versions kept is still the runtime's, from the real buffer.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IOPOLY_PLUGIN_ANALYSIS_SCOPPARAMS_H
@@ -32,19 +33,20 @@ namespace iopoly {
 /// the values where an assumption fails, where some statement runs.
 isl::set feasibleParams(polly::Scop &S);
 
-/// The value a size bounded only by its C type is modelled at.
+/// The value a size bounded only by its C type is modelled at when the
+/// program bounds no other size.
 inline constexpr long NominalSize = 1L << 14;
 
-/// The feasible parameters with those bounded only by their C type fixed
-/// at their lower bound plus NominalSize; the universe when there are none
+/// The feasible parameters with those bounded only by their C type (above,
+/// or both ways) fixed at the nominal value; the universe when there are none
 /// (the models of other SCoPs stay as they were); null when the SCoP's code
 /// never runs.
 isl::set nominalParams(polly::Scop &S);
 
 /// One value per parameter (the middle of its feasible range, each fixed in
-/// turn; NominalSize above its lower bound when only its C type bounds it),
-/// or the universe when the SCoP has no parameter; null when a parameter
-/// has no lower bound.
+/// turn; the nominal value when only its C type bounds it, its upper bound
+/// when only that is known), or the universe when the SCoP has no
+/// parameter; null when the SCoP's code never runs.
 isl::set representativeParams(polly::Scop &S);
 
 /// \p V as a number when it is an integer of a C int's magnitude (a loop

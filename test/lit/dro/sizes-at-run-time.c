@@ -3,9 +3,9 @@
 // loops touch "over every run" were terabytes. Every data tile then held a
 // whole array, no tile fitted any buffer, no footprint model could be made,
 // and dro-wp ran the original order, which reads all of B once per row of
-// C. Such a size is now modelled at a nominal out-of-core value
-// (Analysis/ScopParams.h); the others keep the bounds Polly assumes for
-// them (the declared row lengths). The versions are compared at that size,
+// C. Such a size is now modelled at a nominal value, here 320, the largest
+// size the program bounds (Analysis/ScopParams.h); the others keep the
+// bounds Polly assumes for them (the declared row lengths). The versions are compared at that size,
 // and the runtime still chooses among them for the real buffer.
 //
 // UNSUPPORTED: sanitize
@@ -22,7 +22,7 @@
 //
 // PLAN: iopoly tiling plan of SCoP {{.*}} in function kernel
 // PLAN: disk-resident arrays (map bits): [0] C ({{[0-9]+}} bytes at the nominal size) [1] A ({{[0-9]+}} bytes at the nominal size) [2] B (655360 bytes)
-// PLAN: remark: dro-wp: tiled the loops here by their data: {{.*}}versions: units {{.*}}Polly's schedule in tiles of
+// PLAN: remark: dro-wp: tiled the loops here by their data: {{.*}}versions: units {{.*}}Polly's schedule {{.*}}in tiles of
 // The original order fetches about 15,400 stripes at this buffer (B, 160
 // stripes, once per row of C); the chosen version under 4,000.
 // WP: "stripe_fetches":{{([1-3][0-9]{3}|[0-9]{1,3})}},
