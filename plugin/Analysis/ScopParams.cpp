@@ -7,6 +7,8 @@
 
 #include "isl/set.h"
 
+#include "llvm/IR/GlobalVariable.h"
+
 #include <algorithm>
 #include "isl/val.h"
 
@@ -64,12 +66,29 @@ long nominalValue(const isl::set &P) {
   return V > 0 ? V : NominalSize;
 }
 
+/// Whether some array of \p S has a size only the run knows (a pointer,
+/// not a global variable): only then is a size given at run time modelled
+/// at a nominal value. A global's size is known; a loop bound read from a
+/// global variable, taken nominal, made one random program's arrays 400
+/// times their size and its compile 25 s.
+bool sizesOnlyAtRunTime(polly::Scop &S) {
+  for (const polly::ScopArrayInfo *SAI : S.arrays()) {
+    // Arrays Polly or iopoly created (expanded scalars) have no base.
+    const llvm::Value *Base = SAI->isArrayKind() ? SAI->getBasePtr() : nullptr;
+    if (Base && !llvm::isa<llvm::GlobalVariable>(Base->stripPointerCasts()))
+      return true;
+  }
+  return false;
+}
+
 } // namespace
 
 isl::set nominalParams(polly::Scop &S) {
   isl::set P = feasibleParams(S);
   if (P.is_null() || P.is_empty())
     return {};
+  if (!sizesOnlyAtRunTime(S))
+    return isl::set::universe(P.get_space());
   // With such a size, the others are taken within their feasible range:
   // the model is of the runs where the code can run (Polly's assumptions
   // bound the sizes of an array's inner dimensions by their declaration).
@@ -93,6 +112,7 @@ isl::set representativeParams(polly::Scop &S) {
   if (P.is_null() || P.is_empty())
     return {};
   const long Nominal = nominalValue(P);
+  const bool UseNominal = sizesOnlyAtRunTime(S);
   unsigned N = static_cast<unsigned>(isl_set_dim(P.get(), isl_dim_param));
   for (unsigned D = 0; D < N; ++D) {
     long Lo = 0, Hi = 0;
@@ -100,6 +120,8 @@ isl::set representativeParams(polly::Scop &S) {
     long V = 0;
     if (paramBounds(P, D, Lo, Hi, LoKnown, HiKnown))
       V = Lo + (Hi - Lo) / 2;
+    else if (!UseNominal) // arrays of known sizes: no value is more representative
+      return {};
     else if (LoKnown) // bounded above only by its C type (a size given at run
       V = std::max(Lo, Nominal); // time): the nominal size, as in every model
     else if (HiKnown) // below: a size at most the array's declared extent
