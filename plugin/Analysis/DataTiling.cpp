@@ -326,8 +326,7 @@ bool touches(const std::vector<std::pair<polly::ScopStmt *, isl::set>> &Parts, c
 /// "tile" (the first schedule dimension that varies); an array one of its
 /// iterations touches for the most part is streamed by every iteration.
 void originalTerms(polly::Scop &S, const RegionTiling &R, unsigned F, const std::vector<DiskArray> &Arrays,
-                   unsigned Group, std::vector<TileTerm> &Out) {
-  isl::set Nominal = nominalParams(S);
+                   unsigned Group, const isl::set &Nominal, std::vector<TileTerm> &Out) {
   const Family &Fam = R.Families.Nodes[F];
   std::vector<std::pair<polly::ScopStmt *, isl::set>> Parts = Fam.Parts;
   std::map<const polly::ScopStmt *, isl::union_map> Key;
@@ -424,7 +423,7 @@ void computeTerms(polly::Scop &S, RegionTiling &R, const std::vector<DiskArray> 
     for (const auto &P : Parts)
       if (outerLoopOf(S, P.first) != Loop)
         Loop = -1;
-    originalTerms(S, R, F, Arrays, Loop >= 0 ? 2000 + static_cast<unsigned>(Loop) : F, R.Terms[Orig]);
+    originalTerms(S, R, F, Arrays, Loop >= 0 ? 2000 + static_cast<unsigned>(Loop) : F, Nominal, R.Terms[Orig]);
   }
   for (unsigned V = 0; V < O.Units.size(); ++V) {
     unsigned Group = 0;
@@ -432,7 +431,7 @@ void computeTerms(polly::Scop &S, RegionTiling &R, const std::vector<DiskArray> 
       ++Group;
       if (!G.Tiled) {
         for (unsigned F : G.Families)
-          originalTerms(S, R, F, Arrays, 1000 + F, R.Terms[V]);
+          originalTerms(S, R, F, Arrays, 1000 + F, Nominal, R.Terms[V]);
         continue;
       }
       auto Parts = partsOf(R, G);

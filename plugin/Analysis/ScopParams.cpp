@@ -6,11 +6,11 @@
 #include "Analysis/ScopParams.h"
 
 #include "isl/set.h"
+#include "isl/val.h"
 
 #include "llvm/IR/GlobalVariable.h"
 
 #include <algorithm>
-#include "isl/val.h"
 
 namespace iopoly {
 
@@ -94,6 +94,7 @@ isl::set nominalParams(polly::Scop &S) {
   // bound the sizes of an array's inner dimensions by their declaration).
   isl::set Out = P;
   bool Any = false;
+  const long Nominal = nominalValue(P);
   unsigned N = static_cast<unsigned>(isl_set_dim(P.get(), isl_dim_param));
   for (unsigned D = 0; D < N; ++D) {
     long Lo = 0, Hi = 0;
@@ -101,7 +102,7 @@ isl::set nominalParams(polly::Scop &S) {
     // Bounded by the program (or above only: within its declaration).
     if (paramBounds(P, D, Lo, Hi, LoKnown, HiKnown) || (!LoKnown && HiKnown))
       continue;
-    Out = fixParam(Out, D, LoKnown ? std::max(Lo, nominalValue(P)) : nominalValue(P));
+    Out = fixParam(Out, D, LoKnown ? std::max(Lo, Nominal) : Nominal);
     Any = true;
   }
   return Any ? Out : isl::set::universe(P.get_space());
