@@ -42,12 +42,15 @@ std::vector<VersionEstimate> estimateTileVersions(const iopoly_tile_table &T, ui
   std::vector<VersionEstimate> Est(T.num_versions);
   // Replayed footprint models where every version has one (one cost for
   // every kind of version); otherwise the data-tiled versions' formula.
+  // The version for data that fit has neither: never compared by cost.
   Replay = true;
   for (uint32_t V = 0; V < T.num_versions; ++V)
-    Replay &= hasModel(T, V);
+    Replay &= hasModel(T, V) || isInMemoryVersion(T, V);
   for (uint32_t V = 0; V < T.num_versions; ++V) {
     VersionEstimate &E = Est[V];
-    if (Replay) {
+    if (isInMemoryVersion(T, V)) {
+      continue;
+    } else if (Replay) {
       ModelReplay R = replayModel(T, V, Stripe, Frames, Cost, ReplayBudget, Walks);
       E.Need = R.Need;
       E.Fetches = R.Fetches;
@@ -107,10 +110,15 @@ uint32_t pickTileVersion(const iopoly_tile_table &T, uint64_t Stripe, uint64_t F
     if (Best != Orig && OV.count && Est[Orig].Cost < BestCost && iopoly_tile_max_box(&T, Orig, Stripe) <= Frames)
       Best = Orig;
   }
-  // Everything fits: any order fetches each stripe once.
+  // Everything fits: any order fetches each stripe once; the processor's
+  // caches decide.
   uint64_t All = allStripes(T, Stripe);
-  if (All && All <= Frames)
+  if (All && All <= Frames) {
     Best = Orig;
+    for (uint32_t V = 0; V < Orig; ++V)
+      if (isInMemoryVersion(T, V) && !excluded(V))
+        Best = V;
+  }
   return Best;
 }
 

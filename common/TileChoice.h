@@ -12,8 +12,10 @@
 // among those whose tiles need at most 3/4 of the buffer the one with the
 // fewest fetches by the formula of iopoly/tiling.h; the original order when
 // none fits, or when its own estimate is lower and can be trusted (one
-// iteration of each of its outermost loops fits). Always the original
-// order when all the data fit.
+// iteration of each of its outermost loops fits). When all the data fit,
+// no order fetches a stripe twice: the version compiled for that case
+// (Polly's schedule as clo compiles it, IOPOLY_VERSION_IN_MEMORY) where
+// there is one, else the original order.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IOPOLY_COMMON_TILECHOICE_H
@@ -68,6 +70,11 @@ uint32_t pickTileVersion(const iopoly_tile_table &T, uint64_t Stripe, uint64_t F
 /// Whether version \p V of \p T is a band version.
 inline bool isBandVersion(const iopoly_tile_table &T, uint32_t V) {
   return V < T.num_versions && (T.versions[V].flags & IOPOLY_VERSION_BANDS);
+}
+
+/// Whether version \p V of \p T is the one for data that fit the buffer.
+inline bool isInMemoryVersion(const iopoly_tile_table &T, uint32_t V) {
+  return V < T.num_versions && (T.versions[V].flags & IOPOLY_VERSION_IN_MEMORY);
 }
 
 } // namespace iopoly

@@ -42,8 +42,10 @@
  *     (iopoly/tiling.h, IOPOLY_TILE_ABI 2).
  *  7: IOPOLY_TRANSLATE_PROBE (strip drivers of conditional accesses).
  *  8: footprint-model terms name the tiles they apply to
- *     (IOPOLY_TILE_ABI 3). */
-#define IOPOLY_ABI_VERSION 8
+ *     (IOPOLY_TILE_ABI 3).
+ *  9: a version for data that fit the buffer (IOPOLY_VERSION_IN_MEMORY,
+ *     IOPOLY_TILE_ABI 4). */
+#define IOPOLY_ABI_VERSION 9
 
 #ifdef __cplusplus
 extern "C" {

@@ -25,7 +25,8 @@
  *   need = stripes one tile keeps in the buffer (per group, the largest),
  *   cost = estimated stripe fetches,
  * and runs the cheapest version whose need fits 3/4 of the buffer, or the
- * original order when none fits or all the data fit. The rule is
+ * original order when none fits; when all the data fit, the version for
+ * that case (IOPOLY_VERSION_IN_MEMORY) or the original order. The rule is
  * iopoly::chooseTileVersion (common/TileChoice.h), used by the runtime
  * (__iopoly_pick_version) and by the compiler (for -iopoly-buffer and the
  * printed plan) alike.
@@ -64,6 +65,11 @@ struct iopoly_tile_term {
 /* A band version whose schedule keeps the row-walking loops innermost
  * (plugin/Analysis/BandTiling.h): for reports only. */
 #define IOPOLY_VERSION_ROWS 0x2
+/* The version that runs when all the data its loops touch fit the buffer:
+ * Polly's schedule as mode=clo compiles it, tiled for the processor's
+ * caches (no stripe is fetched twice in any order then). No data terms, no
+ * model: never compared by cost; its unit is Polly's tile size. */
+#define IOPOLY_VERSION_IN_MEMORY 0x4
 
 struct iopoly_tile_version {
   uint64_t unit;        /* bytes of one unit (0: the original order); band versions: iterations per tile */
@@ -130,8 +136,9 @@ struct iopoly_tile_table {
 };
 
 /* 2: band versions and footprint models (the replayed cost); 3: the
- * tiles a band term applies to (from, upto). */
-#define IOPOLY_TILE_ABI 3
+ * tiles a band term applies to (from, upto); 4: the version for data that
+ * fit the buffer (IOPOLY_VERSION_IN_MEMORY). */
+#define IOPOLY_TILE_ABI 4
 
 /** Stripes of \p bytes contiguous bytes at an unknown alignment. */
 static inline uint64_t iopoly_tile_stripes(uint64_t bytes, uint64_t stripe) {

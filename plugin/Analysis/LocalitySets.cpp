@@ -87,10 +87,6 @@ bool diskResidentBase(const Value *Base, std::string *Name, SmallPtrSetImpl<cons
   return true;
 }
 
-bool isDiskResidentBase(const Value *Base) {
-  SmallPtrSet<const Value *, 8> Seen;
-  return diskResidentBase(Base, nullptr, Seen);
-}
 
 /// Total bytes of the array when the compiler knows it (global arrays).
 uint64_t globalBytes(const polly::ScopArrayInfo *SAI) {
@@ -217,6 +213,11 @@ void removeCycles(FamilyGraph &G, const isl::union_map &Deps, unsigned MaxSplits
 }
 
 } // namespace
+
+bool isDiskResidentBase(const Value *Base) {
+  SmallPtrSet<const Value *, 8> Seen;
+  return diskResidentBase(Base, nullptr, Seen);
+}
 
 bool diskResidentPointer(const Value *Ptr, std::string *Name) {
   if (!Ptr)

@@ -61,6 +61,11 @@ std::string findDiskArrays(polly::Scop &S, std::vector<DiskArray> &Out);
 /// the pragma's name when known.
 bool diskResidentPointer(const llvm::Value *Ptr, std::string *Name);
 
+/// Whether \p Base, a SCoP array's base pointer, is disk-resident (a
+/// pragma's global or a marked pointer, through the phis, selects and stack
+/// slots of an earlier SCoP's code generation).
+bool isDiskResidentBase(const llvm::Value *Base);
+
 /// The user's name of a SCoP array: the pragma's name of a disk-resident
 /// array, else the IR name, else "an array".
 std::string userArrayName(const polly::ScopArrayInfo *SAI);

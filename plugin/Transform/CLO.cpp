@@ -57,16 +57,14 @@ bool userChoseRegisterTiling() {
   return O && O->getNumOccurrences();
 }
 
-} // namespace
-
-PreservedAnalyses CLOPass::run(polly::Scop &S, polly::ScopAnalysisManager &SAM,
-                               polly::ScopStandardAnalysisResults &SAR, polly::SPMUpdater &U) {
-  if (scopIsLeftAlone(S))
-    return PreservedAnalyses::all();
+/// Polly's isl scheduler on \p S and the register tiling clo adds; whether
+/// the schedule changed. \p PA: what Polly's pass preserved.
+bool schedule(polly::Scop &S, polly::ScopAnalysisManager &SAM, polly::ScopStandardAnalysisResults &SAR,
+              polly::SPMUpdater &U, unsigned &RegisterTiled, PreservedAnalyses &PA) {
   std::string Before = polly::stringFromIslObj(S.getScheduleTree());
-  PreservedAnalyses PA = polly::IslScheduleOptimizerPass().run(S, SAM, SAR, U);
+  PA = polly::IslScheduleOptimizerPass().run(S, SAM, SAR, U);
   bool Changed = polly::stringFromIslObj(S.getScheduleTree()) != Before;
-  unsigned RegisterTiled = 0;
+  RegisterTiled = 0;
   if (Changed && !userChoseRegisterTiling() && !hasStencilStatement(S)) {
     isl::schedule Sched = S.getScheduleTree();
     Sched = isl::manage(
@@ -74,6 +72,33 @@ PreservedAnalyses CLOPass::run(polly::Scop &S, polly::ScopAnalysisManager &SAM,
     if (RegisterTiled && !Sched.is_null())
       S.setScheduleTree(Sched);
   }
+  return Changed;
+}
+
+} // namespace
+
+isl::schedule cloSchedule(polly::Scop &S, polly::ScopAnalysisManager &SAM, polly::ScopStandardAnalysisResults &SAR,
+                          polly::SPMUpdater &U) {
+  // The matrix-product optimization (off unless the user asks for it) adds
+  // statements to the SCoP: no schedule of it can be set aside.
+  if (auto *O = static_cast<cl::opt<bool> *>(cl::getRegisteredOptions().lookup("polly-pattern-matching-based-opts")))
+    if (O->getValue())
+      return {};
+  isl::schedule Original = S.getScheduleTree();
+  unsigned RegisterTiled;
+  PreservedAnalyses PA;
+  bool Changed = schedule(S, SAM, SAR, U, RegisterTiled, PA);
+  isl::schedule New = S.getScheduleTree();
+  S.setScheduleTree(Original);
+  return Changed ? New : isl::schedule();
+}
+
+PreservedAnalyses applyPollySchedule(polly::Scop &S, polly::ScopAnalysisManager &SAM,
+                                     polly::ScopStandardAnalysisResults &SAR, polly::SPMUpdater &U,
+                                     const char *Why) {
+  unsigned RegisterTiled;
+  PreservedAnalyses PA;
+  bool Changed = schedule(S, SAM, SAR, U, RegisterTiled, PA);
   DebugLoc Loc;
   for (BasicBlock *BB : S.getRegion().blocks())
     for (Instruction &I : *BB)
@@ -83,7 +108,7 @@ PreservedAnalyses CLOPass::run(polly::Scop &S, polly::ScopAnalysisManager &SAM,
   if (Changed)
     ORE.emit([&] {
       OptimizationRemark R(DEBUG_TYPE, "CLO", Loc, S.getEntry());
-      R << "clo: Polly's isl scheduler applied a new schedule (tiling, interchange or fusion) to the loops here";
+      R << Why << "Polly's isl scheduler applied a new schedule (tiling, interchange or fusion) to the loops here";
       if (RegisterTiled)
         R << ", with register tiling of " << ore::NV("Bands", RegisterTiled)
           << (RegisterTiled == 1 ? " band" : " bands");
@@ -92,9 +117,16 @@ PreservedAnalyses CLOPass::run(polly::Scop &S, polly::ScopAnalysisManager &SAM,
   else
     ORE.emit([&] {
       return OptimizationRemarkMissed(DEBUG_TYPE, "CLONotApplied", Loc, S.getEntry())
-             << "clo: Polly's isl scheduler kept the original schedule of the loops here";
+             << Why << "Polly's isl scheduler kept the original schedule of the loops here";
     });
   return PA;
+}
+
+PreservedAnalyses CLOPass::run(polly::Scop &S, polly::ScopAnalysisManager &SAM,
+                               polly::ScopStandardAnalysisResults &SAR, polly::SPMUpdater &U) {
+  if (scopIsLeftAlone(S))
+    return PreservedAnalyses::all();
+  return applyPollySchedule(S, SAM, SAR, U, "clo: ");
 }
 
 } // namespace iopoly

@@ -16,6 +16,18 @@
 
 namespace iopoly {
 
+/// Polly's isl scheduler on \p S, then Polly's register tiling on the point
+/// bands of three or more loops (not in a SCoP with a stencil); a remark
+/// that starts with \p Why says whether the schedule changed.
+llvm::PreservedAnalyses applyPollySchedule(polly::Scop &S, polly::ScopAnalysisManager &SAM,
+                                           polly::ScopStandardAnalysisResults &SAR, polly::SPMUpdater &U,
+                                           const char *Why);
+
+/// The schedule applyPollySchedule would give \p S (null when Polly's
+/// scheduler keeps the original one); \p S keeps its own.
+isl::schedule cloSchedule(polly::Scop &S, polly::ScopAnalysisManager &SAM, polly::ScopStandardAnalysisResults &SAR,
+                          polly::SPMUpdater &U);
+
 struct CLOPass : llvm::PassInfoMixin<CLOPass> {
   llvm::PreservedAnalyses run(polly::Scop &S, polly::ScopAnalysisManager &SAM,
                               polly::ScopStandardAnalysisResults &SAR, polly::SPMUpdater &U);

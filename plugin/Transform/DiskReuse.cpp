@@ -8,12 +8,14 @@
 #include "Analysis/DataTiling.h"
 #include "Analysis/FootprintModel.h"
 #include "Analysis/ScopParams.h"
+#include "Analysis/Stencil.h"
 #include "DiskModel.h"
 #include "TileChoice.h"
 #include "Polly/ElementSizeGuard.h"
 #include "Polly/PollyPipeline.h"
 #include "Support/Options.h"
 #include "Support/VersionTable.h"
+#include "Transform/CLO.h"
 
 #include "polly/DependenceInfo.h"
 #include "polly/ScopInfo.h"
@@ -178,6 +180,7 @@ struct SCoPPlan {
   std::vector<bool> Planned;         ///< the region is tiled
   std::string Why;                   ///< nothing planned: why
   bool Blocked = false;              ///< disk-resident arrays that could not be analysed
+  bool NoDiskArray = false;          ///< no array of the SCoP is known to be disk-resident
 };
 
 SCoPPlan planScop(polly::Scop &S, const isl::union_map &Deps, bool Whole) {
@@ -185,8 +188,13 @@ SCoPPlan planScop(polly::Scop &S, const isl::union_map &Deps, bool Whole) {
   P.Why = findDiskArrays(S, P.Arrays);
   if (!P.Why.empty()) {
     // A missed chance, not "nothing to gain", when the SCoP has any.
-    for (const polly::ScopArrayInfo *SAI : S.arrays())
-      P.Blocked |= SAI->isArrayKind() && diskResidentPointer(SAI->getBasePtr(), nullptr);
+    P.NoDiskArray = true;
+    for (const polly::ScopArrayInfo *SAI : S.arrays()) {
+      if (!SAI->isArrayKind())
+        continue;
+      P.Blocked |= diskResidentPointer(SAI->getBasePtr(), nullptr);
+      P.NoDiskArray &= !P.Blocked && !isDiskResidentBase(SAI->getBasePtr());
+    }
     return P;
   }
   P.Opts = tilingOptions(P.Arrays);
@@ -299,6 +307,9 @@ std::string plausibleRuns() {
 /// neighbouring tile sizes often differ by a few percent, and every
 /// version is code to generate).
 constexpr double VersionTolerance = 0.05;
+/// Polly's default tile size (-polly-default-tile-size): the unit the table
+/// reports for the version for data that fit the buffer.
+constexpr uint64_t PollyTileSize = 32;
 
 /// For each version of \p T, whether it is worth compiling: the run-time
 /// choice takes it for some plausible run (stripes of 4 KiB, 64 KiB or
@@ -392,7 +403,7 @@ isl::set paramRange(const isl::id &Id, long Lo, long Hi) {
 } // namespace
 
 PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager &SAM,
-                                     polly::ScopStandardAnalysisResults &SAR, polly::SPMUpdater &) {
+                                     polly::ScopStandardAnalysisResults &SAR, polly::SPMUpdater &U) {
   if (scopIsLeftAlone(S))
     return PreservedAnalyses::all();
   OptimizationRemarkEmitter ORE(&S.getFunction());
@@ -447,6 +458,11 @@ PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager 
     else
       printBandPlan(errs(), B, P.Arrays);
   }
+  // Loops on memory the compiler does not know to be disk-resident (arrays
+  // of the program's own, pointers from another file checked at run time)
+  // get the conventional locality optimization: what clo does.
+  if (P.NoDiskArray)
+    return applyPollySchedule(S, SAM, SAR, U, "no array here is known to be disk-resident: as in mode=clo, ");
   bool DataPlanned = P.Why.empty();
   if (!DataPlanned && B.Versions.empty()) {
     bool Blocked = false;
@@ -540,7 +556,10 @@ PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager 
       std::vector<iopoly_band_term> Terms;
       if (Modelled)
         cModel(Models[V], Bands, Terms);
-      uint64_t Unit = V < NumTiled ? P.Opts.Units[V] : V + 1 < Schedules.size() ? B.Versions[V - NumTiled].Tile : 0;
+      uint64_t Unit = V < NumTiled                           ? P.Opts.Units[V]
+                      : Flags[V] & IOPOLY_VERSION_IN_MEMORY ? PollyTileSize
+                      : V + 1 < Schedules.size()            ? B.Versions[V - NumTiled].Tile
+                                                            : 0;
       Out.addVersion(Unit, Flags[V], DataTerms[V], Bands, Terms);
     }
     return Out;
@@ -583,6 +602,28 @@ PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager 
                              "); -fplugin-arg-iopoly-versions=all compiles the other versions anyway");
     if (Schedules.size() != Set.Versions.size())
       Set = buildSet();
+  }
+  // For runs whose data all fit the buffer (no order fetches a stripe
+  // twice; the processor's caches decide): Polly's schedule as clo compiles
+  // it, without footprint model, chosen only then. Not for stencils: their
+  // original order ran faster than Polly's (PolyBench heat-3d, jacobi-2d,
+  // seidel-2d at LARGE, bench/results/overhead.md). Not where Polly
+  // outlines parallel loops (tasks are the data-tiled units).
+  bool InMemory = false;
+  if (!Buffer && !hasStencilStatement(S) && !pollyOutlinesParallelLoops()) {
+    isl::schedule Clo = cloSchedule(S, SAM, SAR, U);
+    const polly::Dependences &DNow =
+        SAM.getResult<polly::DependenceAnalysis>(S, SAR).getDependences(polly::Dependences::AL_Statement);
+    if (!Clo.is_null() && Clo.get_domain().is_equal(S.getDomains()) && DNow.hasValidDependences() &&
+        DNow.isValidSchedule(S, Clo)) {
+      size_t At = Schedules.size() - 1;
+      Schedules.insert(Schedules.begin() + static_cast<long>(At), Clo);
+      DataTerms.insert(DataTerms.begin() + static_cast<long>(At), std::vector<iopoly_tile_term>());
+      Flags.insert(Flags.begin() + static_cast<long>(At), IOPOLY_VERSION_IN_MEMORY);
+      Models.insert(Models.begin() + static_cast<long>(At), FootprintModel());
+      Set = buildSet();
+      InMemory = true;
+    }
   }
   if (printTiling() && Modelled)
     for (size_t V = 0; V < Schedules.size(); ++V) {
@@ -653,6 +694,8 @@ PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager 
         Versions += std::string(Versions.empty() ? "" : ", ") +
                     (Rows ? "Polly's schedule with rows innermost in tiles of " : "Polly's schedule in tiles of ") + Tiles;
     }
+    if (InMemory)
+      Versions += std::string(Versions.empty() ? "" : ", ") + "Polly's schedule as in mode=clo (for data that fit the buffer)";
     Versions += " and the original order, one chosen at run time from the buffer and stripe";
     NumVersions += Last;
   }

@@ -11,7 +11,8 @@
 // one at run time. Every version must be valid by Polly's dependences
 // (Dependences::isValidSchedule) or nothing changes. Remarks say what was
 // done, which versions exist, and why loops keep their order, in the
-// user's terms, once per source location.
+// user's terms, once per source location. A SCoP with no array known to be
+// disk-resident gets Polly's schedule, as in mode=clo (Transform/CLO.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef IOPOLY_PLUGIN_TRANSFORM_DISKREUSE_H

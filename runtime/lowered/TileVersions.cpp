@@ -24,9 +24,10 @@ using namespace iopoly;
 /// The loops about to run walk units of the chosen version's size (or, in
 /// their original order, no known walk): tells the prefetcher.
 static void walk(const iopoly_tile_table *T, uint32_t V) {
-  // Band versions walk Polly's tiles, not units of one size: no unit walk
+  // Band versions (and the one for data that fit) walk Polly's tiles, not
+  // units of one size: no unit walk
   // to prefetch along, no disk maps for threads.
-  bool Tiled = V + 1 < T->num_versions && !isBandVersion(*T, V);
+  bool Tiled = V + 1 < T->num_versions && !isBandVersion(*T, V) && !isInMemoryVersion(*T, V);
   tileWalkBegin(Tiled && T->prefetch ? T->versions[V].unit : 0);
   // Parallel loops of this region (threads=on): the disk maps of its tiles.
   uint64_t Need = 0;
@@ -73,7 +74,9 @@ extern "C" int __iopoly_pick_version(iopoly_tile_table *T) {
                                                   T->versions[K].flags & IOPOLY_VERSION_ROWS ? ", rows innermost" : "")
                                                .c_str()
                                          : "",
-                    K + 1 == T->num_versions ? " (original order)" : (Est[K].Fits ? "" : " (does not fit)"),
+                    K + 1 == T->num_versions ? " (original order)"
+                    : isInMemoryVersion(*T, K) ? " (Polly's schedule as in mode=clo, for data that fit)"
+                    : (Est[K].Fits ? "" : " (does not fit)"),
                     Est[K].Outside > MaxModelOutside ? format(" (%.0f%% of its model off the arrays)", 100 * Est[K].Outside).c_str() : "");
     verbose(Msg);
   }

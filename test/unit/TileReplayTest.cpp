@@ -258,6 +258,31 @@ TEST(TileChoice, TheCheapestReplayedVersionRuns) {
   EXPECT_EQ(chooseTileVersion(Tab, S, 400), 1u);
 }
 
+TEST(TileChoice, TheVersionForDataThatFitRunsOnlyWhenTheyFit) {
+  Table T;
+  T.version(8, IOPOLY_VERSION_BANDS);
+  sweep(T, 0, 100);
+  // Polly's schedule as clo compiles it: no model, never costed.
+  T.version(32, IOPOLY_VERSION_IN_MEMORY);
+  T.version();
+  sweep(T, 0, 100);
+  sweep(T, 1, 100);
+  iopoly_tile_table Tab = T.table();
+  std::vector<VersionEstimate> E;
+  // The other versions are still replayed and compared.
+  EXPECT_EQ(chooseTileVersion(Tab, S, 16, &E), 0u);
+  EXPECT_DOUBLE_EQ(E[0].Cost, 84);
+  EXPECT_FALSE(E[1].Fits);
+  // Everything fits: the version for that case.
+  EXPECT_EQ(chooseTileVersion(Tab, S, 400), 1u);
+  // ... unless it may not be picked: the original order.
+  bool Replayed;
+  std::vector<VersionEstimate> Est = estimateTileVersions(Tab, S, 400, FetchCost(), Replayed);
+  EXPECT_TRUE(Replayed);
+  std::vector<bool> Among = {true, false, true};
+  EXPECT_EQ(pickTileVersion(Tab, S, 400, Est, Replayed, &Among), 2u);
+}
+
 TEST(TileChoice, TheOriginalOrderWinsWhatIsWithinTwoPercent) {
   Table T;
   T.version(8, IOPOLY_VERSION_BANDS);
