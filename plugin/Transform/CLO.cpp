@@ -6,6 +6,7 @@
 #include "Transform/CLO.h"
 #include "Analysis/Stencil.h"
 #include "Polly/ElementSizeGuard.h"
+#include "Support/RemarkOnce.h"
 
 #include "polly/ScheduleOptimizer.h"
 #include "polly/ScheduleTreeTransform.h"
@@ -104,6 +105,10 @@ PreservedAnalyses applyPollySchedule(polly::Scop &S, polly::ScopAnalysisManager 
     for (Instruction &I : *BB)
       if (!Loc && I.getDebugLoc())
         Loc = I.getDebugLoc();
+  // Once per source location: inlined copies of a loop are SCoPs too.
+  static RemarkOnce Once("clo");
+  if (!Once.first(std::string(Why) + (Changed ? "applied" : "kept"), Loc, &S.getFunction()))
+    return PA;
   OptimizationRemarkEmitter ORE(&S.getFunction());
   if (Changed)
     ORE.emit([&] {
