@@ -324,7 +324,7 @@ def write_report(args, results, s, path, plot):
             w(f.read().rstrip("\n"))
         w("")
     if plot:
-        w(f"![lower/off, clo/polly and clo/polly-same per kernel]({os.path.basename(plot)})")
+        w(f"![lower/off and the Polly modes against Polly's own build, per kernel]({os.path.basename(plot)})")
         w("")
     w("Raw data: `bench/results/raw/overhead.json` (every run, compile times, runtime counters).")
     w("")
@@ -341,12 +341,14 @@ def write_plot(s, path):
         log("matplotlib missing: no plot")
         return None
     rows = [r for r in s["rows"] if "lower/off" in r]
-    fig, ax = plt.subplots(figsize=(12, 4.5))
+    series = [("lower/off", "lower / off")] + [
+        (f"{m}/polly", f"{m} / polly") for m in ("clo", "dro-wp", "dro-wp" + DECLARED) if any(f"{m}/polly" in r for r in rows)]
+    fig, ax = plt.subplots(figsize=(13, 4.8))
     xs = range(len(rows))
-    ax.bar([x - 0.27 for x in xs], [r["lower/off"] for r in rows], width=0.27, label="lower / off")
-    ax.bar(list(xs), [r.get("clo/polly", 0) for r in rows], width=0.27, label="clo / polly")
-    ax.bar([x + 0.27 for x in xs], [r.get("clo/polly-same", 0) for r in rows], width=0.27,
-           label="clo / polly-same (Polly with the plugin's settings)")
+    width = 0.8 / len(series)
+    for n, (key, label) in enumerate(series):
+        ax.bar([x + (n - (len(series) - 1) / 2) * width for x in xs], [r.get(key, float("nan")) for r in rows], width=width,
+               label=label)
     ax.set_yscale("log")
     ax.axhline(TARGET_GEOMEAN, color="green", linestyle="--", linewidth=1, label="1.25x")
     ax.axhline(TARGET_WORST, color="red", linestyle=":", linewidth=1, label="1.6x")
