@@ -461,7 +461,9 @@ PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager 
   // Loops on memory the compiler does not know to be disk-resident (arrays
   // of the program's own, pointers from another file checked at run time)
   // get the conventional locality optimization: what clo does.
-  if (P.NoDiskArray)
+  // Not where Polly outlines parallel loops (threads=on): its parallel code
+  // of tiled bands is not used anywhere else.
+  if (P.NoDiskArray && !pollyOutlinesParallelLoops())
     return applyPollySchedule(S, SAM, SAR, U, "no array here is known to be disk-resident: as in mode=clo, ");
   bool DataPlanned = P.Why.empty();
   if (!DataPlanned && B.Versions.empty()) {
