@@ -608,8 +608,8 @@ PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager 
   // For runs whose data all fit the buffer (no order fetches a stripe
   // twice; the processor's caches decide): Polly's schedule as clo compiles
   // it, without footprint model, chosen only then. Not for stencils: their
-  // original order ran faster than Polly's (PolyBench heat-3d, jacobi-2d,
-  // seidel-2d at LARGE, bench/results/overhead.md). Not where Polly
+  // original order ran faster than Polly's or as fast (PolyBench heat-3d,
+  // jacobi-2d; seidel-2d even; LARGE, bench/results/overhead.md). Not where Polly
   // outlines parallel loops (tasks are the data-tiled units).
   bool InMemory = false;
   if (!Buffer && !hasStencilStatement(S) && !pollyOutlinesParallelLoops()) {
