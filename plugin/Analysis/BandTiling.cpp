@@ -68,6 +68,17 @@ isl::schedule_node tileParts(isl::schedule_node N, unsigned T, unsigned &Tiled) 
   return B.tile(isl::manage(Sizes));
 }
 
+/// Whether \p Sched has a band of two or more permutable loops that
+/// tileParts would tile.
+bool hasTileableBand(const isl::schedule &Sched) {
+  isl::schedule_node Root = Sched.get_root();
+  if (!Root.has_children())
+    return false;
+  unsigned Tiled = 0;
+  tileParts(Root.child(0), 2, Tiled);
+  return Tiled > 0;
+}
+
 /// The loop of \p Stmt along which most of its disk-resident data is walked
 /// element by element (a step of the loop moves an access to the next
 /// element of a row), weighted by the arrays' bytes; -1 if none.
@@ -144,9 +155,10 @@ isl::union_map rowWalks(polly::Scop &S, const std::vector<DiskArray> &Arrays) {
   return Out;
 }
 
-isl::schedule islSchedule(polly::Scop &S, const isl::union_map &Deps, const isl::union_map &Spatial) {
+isl::schedule islSchedule(polly::Scop &S, const isl::union_map &Deps, const isl::union_map &Spatial,
+                          bool SimplifyByDomains) {
   isl::union_set Domain = S.getDomains();
-  isl::union_map Validity = Deps.gist_domain(Domain).gist_range(Domain);
+  isl::union_map Validity = SimplifyByDomains ? Deps.gist_domain(Domain).gist_range(Domain) : Deps;
   isl_ctx *Ctx = S.getIslCtx().get();
   // Polly's settings for its scheduler, restored afterwards (the context is
   // shared by every SCoP of the function).
@@ -225,6 +237,13 @@ BandPlan planBandTiling(polly::Scop &S, const isl::union_map &Deps, const std::v
   if (Tiles.empty())
     return P.Why = "band tiling is off (-fplugin-arg-iopoly-band-tiles=off)", P;
   isl::schedule Sched = islSchedule(S, Deps);
+  // As mode=clo (Transform/CLO.cpp): where the dependences simplified by
+  // the domains leave no band to tile, the exact ones may.
+  if (Sched.is_null() || !hasTileableBand(Sched)) {
+    isl::schedule Exact = islSchedule(S, Deps, {}, /*SimplifyByDomains=*/false);
+    if (!Exact.is_null() && hasTileableBand(Exact))
+      Sched = Exact;
+  }
   if (Sched.is_null())
     return P.Why = "Polly's scheduler gave up on these loops (its operation limit)", P;
   // Tile loops count tiles (0, 1, 2, ...), not their first iterations.
@@ -254,6 +273,9 @@ BandPlan planBandTiling(polly::Scop &S, const isl::union_map &Deps, const std::v
   // stencils (Stencil.h).
   if (hasStencilStatement(S))
     return P;
+  // From the simplified dependences only: with the exact ones and these
+  // proximity pairs, isl's scheduler ran for minutes on ludcmp (its
+  // operation quota does not count the big-number arithmetic).
   isl::schedule Rows = islSchedule(S, Deps, rowWalks(S, Arrays));
   if (Rows.is_null() || isl_schedule_plain_is_equal(Rows.get(), Sched.get()) == isl_bool_true)
     return P;

@@ -58,9 +58,12 @@ struct BandPlan {
 /// proximity and coincidence constraints (as Polly's IslScheduleOptimizer
 /// sets them), without Polly's post-optimizations (tiling, pattern
 /// matching). With \p Spatial, those pairs are proximity constraints too and
-/// there are no coincidence constraints (locality, not parallelism). Null
-/// when the scheduler gives up (its operation quota).
-isl::schedule islSchedule(polly::Scop &S, const isl::union_map &Deps, const isl::union_map &Spatial = {});
+/// there are no coincidence constraints (locality, not parallelism). With
+/// \p SimplifyByDomains the dependences are simplified by the statements'
+/// domains first, as Polly does by default. Null when the scheduler gives
+/// up (its operation quota).
+isl::schedule islSchedule(polly::Scop &S, const isl::union_map &Deps, const isl::union_map &Spatial = {},
+                          bool SimplifyByDomains = true);
 
 /// For every statement, pairs of its instances one step apart along the loop
 /// that walks most of its disk-resident data along rows (the next element

@@ -59,12 +59,29 @@ bool userChoseRegisterTiling() {
 }
 
 /// Polly's isl scheduler on \p S and the register tiling clo adds; whether
-/// the schedule changed. \p PA: what Polly's pass preserved.
+/// the schedule changed (\p Exact: only once the dependences were given
+/// to the scheduler unsimplified). \p PA: what Polly's pass preserved.
 bool schedule(polly::Scop &S, polly::ScopAnalysisManager &SAM, polly::ScopStandardAnalysisResults &SAR,
-              polly::SPMUpdater &U, unsigned &RegisterTiled, PreservedAnalyses &PA) {
+              polly::SPMUpdater &U, unsigned &RegisterTiled, bool &Exact, PreservedAnalyses &PA) {
   std::string Before = polly::stringFromIslObj(S.getScheduleTree());
   PA = polly::IslScheduleOptimizerPass().run(S, SAM, SAR, U);
   bool Changed = polly::stringFromIslObj(S.getScheduleTree()) != Before;
+  // Polly simplifies the dependences by the statements' domains before its
+  // scheduler sees them (polly-opt-simplify-deps): a gist drops the
+  // constraints the domains imply, so the relations grow pairs that never
+  // run, and the scheduler must respect those too. On PolyBench's ludcmp
+  // (its scalar w mapped onto A by DeLICM, then two substitutions) it then
+  // finds no tiling at all. Where it kept the original schedule, it is
+  // asked once more with the exact dependences, unless the user chose that
+  // option. Either way the schedule respects every dependence.
+  Exact = false;
+  if (!Changed)
+    if (cl::Option *O = cl::getRegisteredOptions().lookup("polly-opt-simplify-deps"); O && !O->getNumOccurrences()) {
+      O->addOccurrence(1, "polly-opt-simplify-deps", "no");
+      PA = polly::IslScheduleOptimizerPass().run(S, SAM, SAR, U);
+      O->reset();
+      Changed = Exact = polly::stringFromIslObj(S.getScheduleTree()) != Before;
+    }
   RegisterTiled = 0;
   if (Changed && !userChoseRegisterTiling() && !hasStencilStatement(S)) {
     isl::schedule Sched = S.getScheduleTree();
@@ -87,8 +104,9 @@ isl::schedule cloSchedule(polly::Scop &S, polly::ScopAnalysisManager &SAM, polly
       return {};
   isl::schedule Original = S.getScheduleTree();
   unsigned RegisterTiled;
+  bool Exact;
   PreservedAnalyses PA;
-  bool Changed = schedule(S, SAM, SAR, U, RegisterTiled, PA);
+  bool Changed = schedule(S, SAM, SAR, U, RegisterTiled, Exact, PA);
   isl::schedule New = S.getScheduleTree();
   S.setScheduleTree(Original);
   return Changed ? New : isl::schedule();
@@ -98,8 +116,9 @@ PreservedAnalyses applyPollySchedule(polly::Scop &S, polly::ScopAnalysisManager 
                                      polly::ScopStandardAnalysisResults &SAR, polly::SPMUpdater &U,
                                      const char *Why) {
   unsigned RegisterTiled;
+  bool Exact;
   PreservedAnalyses PA;
-  bool Changed = schedule(S, SAM, SAR, U, RegisterTiled, PA);
+  bool Changed = schedule(S, SAM, SAR, U, RegisterTiled, Exact, PA);
   DebugLoc Loc;
   for (BasicBlock *BB : S.getRegion().blocks())
     for (Instruction &I : *BB)
@@ -117,6 +136,9 @@ PreservedAnalyses applyPollySchedule(polly::Scop &S, polly::ScopAnalysisManager 
       if (RegisterTiled)
         R << ", with register tiling of " << ore::NV("Bands", RegisterTiled)
           << (RegisterTiled == 1 ? " band" : " bands");
+      if (Exact)
+        R << " (from the exact dependences: simplified by the loops' bounds, as Polly gives them by default, they "
+             "let it find no new schedule)";
       return R;
     });
   else
