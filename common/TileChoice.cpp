@@ -42,13 +42,14 @@ std::vector<VersionEstimate> estimateTileVersions(const iopoly_tile_table &T, ui
   std::vector<VersionEstimate> Est(T.num_versions);
   // Replayed footprint models where every version has one (one cost for
   // every kind of version); otherwise the data-tiled versions' formula.
-  // The version for data that fit has neither: never compared by cost.
+  // The version for data that fit is compared by cost only where it has
+  // a model; without one it runs only when all the data fit.
   Replay = true;
   for (uint32_t V = 0; V < T.num_versions; ++V)
     Replay &= hasModel(T, V) || isInMemoryVersion(T, V);
   for (uint32_t V = 0; V < T.num_versions; ++V) {
     VersionEstimate &E = Est[V];
-    if (isInMemoryVersion(T, V)) {
+    if (isInMemoryVersion(T, V) && (!Replay || !hasModel(T, V))) {
       continue;
     } else if (Replay) {
       ModelReplay R = replayModel(T, V, Stripe, Frames, Cost, ReplayBudget, Walks);

@@ -15,7 +15,8 @@
 // iteration of each of its outermost loops fits). When all the data fit,
 // no order fetches a stripe twice: the version compiled for that case
 // (Polly's schedule as clo compiles it, IOPOLY_VERSION_IN_MEMORY) where
-// there is one, else the original order.
+// there is one, else the original order. That version is replayed and
+// compared with the others too where it has a footprint model.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IOPOLY_COMMON_TILECHOICE_H

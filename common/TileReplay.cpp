@@ -6,6 +6,8 @@
 #include "TileReplay.h"
 
 #include <algorithm>
+#include <climits>
+#include <cstdint>
 #include <map>
 #include <tuple>
 #include <vector>
@@ -187,7 +189,12 @@ bool sameBytesEarlier(const iopoly_band_term *Terms, uint32_t First, uint32_t K)
     const iopoly_band_term &U = Terms[J];
     if (U.array == T.array && U.base == T.base && U.outer == T.outer && U.outer_pitch == T.outer_pitch &&
         U.inner == T.inner && U.inner_pitch == T.inner_pitch && U.run == T.run &&
-        std::equal(U.step, U.step + IOPOLY_BAND_MAX_DIMS, T.step))
+        std::equal(U.step, U.step + IOPOLY_BAND_MAX_DIMS, T.step) &&
+        (U.flags & IOPOLY_BAND_TERM_VARIES) == (T.flags & IOPOLY_BAND_TERM_VARIES) &&
+        (!(T.flags & IOPOLY_BAND_TERM_VARIES) ||
+         (U.inner_first == T.inner_first && U.run_first == T.run_first &&
+          std::equal(U.inner_step, U.inner_step + IOPOLY_BAND_MAX_DIMS, T.inner_step) &&
+          std::equal(U.run_step, U.run_step + IOPOLY_BAND_MAX_DIMS, T.run_step))))
       return true;
   }
   return false;
@@ -208,6 +215,15 @@ uint64_t tileStripes(const iopoly_band_term *Terms, uint32_t First, uint32_t Las
     N += std::min(ByRuns, iopoly_tile_stripes(Span, Stripe));
   }
   return N;
+}
+
+/// Whether some of the terms [First, Last) describe tiles that grow or
+/// shrink along the loops (triangular loops).
+bool varies(const iopoly_band_term *Terms, uint32_t First, uint32_t Last) {
+  for (uint32_t K = First; K < Last; ++K)
+    if (Terms[K].flags & IOPOLY_BAND_TERM_VARIES)
+      return true;
+  return false;
 }
 
 /// Bytes a replay placed, and those of them that fell outside their array.
@@ -250,6 +266,47 @@ bool appliesAt(const iopoly_band_term &T, const uint64_t *Coord, uint32_t Dims) 
   return true;
 }
 
+/// The runs of term \p T in the tile at \p Coord and their bytes: the
+/// largest tile's, or, for a triangular loop's, this tile's (at most the
+/// largest; none where the triangle leaves the tile empty).
+void runsAt(const iopoly_band_term &T, const uint64_t *Coord, uint32_t Dims, uint64_t &Inner, uint64_t &Run) {
+  Inner = T.inner;
+  Run = T.run;
+  if (!(T.flags & IOPOLY_BAND_TERM_VARIES))
+    return;
+  int64_t I = T.inner_first, R = T.run_first;
+  for (uint32_t D = 0; D < Dims; ++D) {
+    I += T.inner_step[D] * static_cast<int64_t>(Coord[D]);
+    R += T.run_step[D] * static_cast<int64_t>(Coord[D]);
+  }
+  Inner = I <= 0 ? 0 : std::min<uint64_t>(static_cast<uint64_t>(I), T.inner);
+  Run = R <= 0 ? 0 : std::min<uint64_t>(static_cast<uint64_t>(R), T.run);
+  if (!Run)
+    Inner = 0;
+}
+
+/// Stripes the tile at \p Coord of the terms [First, Last) keeps (as
+/// tileStripes, with this tile's runs).
+uint64_t tileStripesAt(const iopoly_band_term *Terms, uint32_t First, uint32_t Last, const uint64_t *Coord,
+                       uint32_t Dims, uint64_t Stripe) {
+  uint64_t N = 0;
+  for (uint32_t K = First; K < Last; ++K) {
+    const iopoly_band_term &T = Terms[K];
+    if (!appliesAt(T, Coord, Dims) || sameBytesEarlier(Terms, First, K))
+      continue;
+    uint64_t Inner, Run;
+    runsAt(T, Coord, Dims, Inner, Run);
+    if (!Inner)
+      continue;
+    uint64_t ByRuns = T.outer * Inner * iopoly_tile_stripes(Run, Stripe);
+    uint64_t Span = (T.outer - 1) * T.outer_pitch + (Inner - 1) * T.inner_pitch + Run;
+    if (T.bytes && Span > T.bytes)
+      Span = T.bytes;
+    N += std::min(ByRuns, iopoly_tile_stripes(Span, Stripe));
+  }
+  return N;
+}
+
 /// One stripe a tile touches, and where in the walk of its term it comes.
 struct Touch {
   double At; ///< position in its term's walk, from 0 to 1
@@ -281,16 +338,18 @@ void touchTile(BandWalk &Out, const iopoly_band_term *Terms, uint32_t First, uin
         Start += T.step[D] * static_cast<int64_t>(Coord[D]);
       uint64_t Key = static_cast<uint64_t>(T.array) << 48;
       size_t Begin = Walk.size();
+      uint64_t Inner, Run;
+      runsAt(T, Coord, Dims, Inner, Run);
       for (uint64_t O = 0; O < T.outer; ++O)
-        for (uint64_t I = 0; I < T.inner; ++I) {
+        for (uint64_t I = 0; I < Inner; ++I) {
           int64_t Lo = Start + static_cast<int64_t>(O * T.outer_pitch + I * T.inner_pitch);
-          int64_t Hi = Lo + static_cast<int64_t>(T.run) - 1;
-          P.All += static_cast<double>(T.run);
+          int64_t Hi = Lo + static_cast<int64_t>(Run) - 1;
+          P.All += static_cast<double>(Run);
           if (Lo < 0)
             Lo = 0;
           if (T.bytes && Hi >= static_cast<int64_t>(T.bytes))
             Hi = static_cast<int64_t>(T.bytes) - 1;
-          P.Outside += static_cast<double>(T.run) - static_cast<double>(std::max<int64_t>(0, Hi - Lo + 1));
+          P.Outside += static_cast<double>(Run) - static_cast<double>(std::max<int64_t>(0, Hi - Lo + 1));
           if (Lo > Hi)
             continue;
           for (uint64_t S = static_cast<uint64_t>(Lo) / Stripe; S <= static_cast<uint64_t>(Hi) / Stripe; ++S)
@@ -321,11 +380,29 @@ bool restrictedAlong(const iopoly_band_term *Terms, uint32_t First, uint32_t Las
 /// Longest sequence of statements the sampling of a large nest keeps whole.
 constexpr uint64_t MaxWholeSequence = 16;
 
-/// The walk of one band (a nest at one depth): its tiles in order, the
-/// stripes each touches.
-BandWalk walkBand(const iopoly_tile_table &T, const BandSpan &S, uint64_t Stripe, uint64_t Budget) {
+/// Runs of iterations a sampled loop along which tiles grow is replayed at.
+constexpr uint64_t SpreadBlocks = 8;
+
+/// Whether the tiles of some of the terms [First, Last) grow or shrink
+/// along loop \p D.
+bool growsAlong(const iopoly_band_term *Terms, uint32_t First, uint32_t Last, uint32_t D) {
+  for (uint32_t K = First; K < Last; ++K)
+    if ((Terms[K].flags & IOPOLY_BAND_TERM_VARIES) && (Terms[K].inner_step[D] || Terms[K].run_step[D]))
+      return true;
+  return false;
+}
+
+/// The walk of one nest: the tiles of its band \p Spans[Start] in order,
+/// the stripes each touches. Where Start < Pick (triangular loops: the
+/// tiles of one depth differ in size), a tile whose stripes do not fit
+/// \p Room is walked as its tiles one depth deeper, and so on down to the
+/// band \p Spans[Pick], whose tiles are touched whole (the shallowest depth
+/// whose largest tile fits, or the deepest).
+BandWalk walkNest(const iopoly_tile_table &T, const std::vector<BandSpan> &Spans, size_t Start, size_t Pick,
+                  uint64_t Room, uint64_t Stripe, uint64_t Budget) {
   BandWalk Out;
   bool &Sampled = Out.Sampled;
+  const BandSpan &S = Spans[Pick];
   const iopoly_band &B = T.bands[S.Band];
   uint32_t Dims = std::min<uint32_t>(B.dims, IOPOLY_BAND_MAX_DIMS);
   // Replay Limit[d] iterations of each loop from First[d]: all of them,
@@ -333,7 +410,12 @@ BandWalk walkBand(const iopoly_tile_table &T, const BandSpan &S, uint64_t Stripe
   // (outermost first) and the fetches scaled by the share replayed. A cut
   // loop starts where every statement restricted along it has begun (the
   // first row of a triangular nest runs none of its inner statements).
+  // Along a loop on which a triangular nest's tiles grow, the replayed
+  // iterations are spread over the loop instead (SpreadBlocks runs of
+  // them, evenly spaced, at least one iteration each): its first ones
+  // would stand for the smallest tiles only.
   uint64_t Limit[IOPOLY_BAND_MAX_DIMS], First[IOPOLY_BAND_MAX_DIMS] = {0, 0, 0, 0, 0, 0, 0, 0};
+  std::vector<uint64_t> Spread[IOPOLY_BAND_MAX_DIMS];
   uint64_t Work = tileWork(T.band_terms, S.First, S.Last, Stripe);
   double Share = 1;
   for (uint32_t D = 0; D < Dims; ++D)
@@ -352,30 +434,75 @@ BandWalk walkBand(const iopoly_tile_table &T, const BandSpan &S, uint64_t Stripe
     if (Limit[D] <= MaxWholeSequence && restrictedAlong(T.band_terms, S.First, S.Last, D))
       continue;
     uint64_t Keep = Fit ? Fit : 1;
+    Sampled = true;
+    if (Start < Pick && growsAlong(T.band_terms, Spans[Start].First, S.Last, D)) {
+      Keep = std::min(Limit[D], std::max<uint64_t>(Keep, SpreadBlocks));
+      Share *= static_cast<double>(Keep) / static_cast<double>(Limit[D]);
+      uint64_t Blocks = std::min<uint64_t>(Keep, SpreadBlocks);
+      for (uint64_t K = 0; K < Blocks; ++K) {
+        uint64_t Len = Keep / Blocks + (K < Keep % Blocks ? 1 : 0);
+        uint64_t Mid = (2 * K + 1) * Limit[D] / (2 * Blocks);
+        uint64_t From = std::min(Mid > Len / 2 ? Mid - Len / 2 : 0, Limit[D] - Len);
+        if (!Spread[D].empty() && From <= Spread[D].back())
+          From = Spread[D].back() + 1;
+        for (uint64_t I = From; I < From + Len && I < Limit[D]; ++I)
+          Spread[D].push_back(I);
+      }
+      continue;
+    }
     Share *= static_cast<double>(Keep) / static_cast<double>(Limit[D]);
     for (uint32_t K = S.First; K < S.Last; ++K)
       if (T.band_terms[K].upto[D])
         First[D] = std::max<uint64_t>(First[D], T.band_terms[K].from[D]);
     First[D] = std::min(First[D], Limit[D] - Keep);
     Limit[D] = Keep;
-    Sampled = true;
   }
   Out.Share = Share;
-  uint64_t Coord[IOPOLY_BAND_MAX_DIMS];
-  for (uint32_t D = 0; D < IOPOLY_BAND_MAX_DIMS; ++D)
-    Coord[D] = First[D];
-  std::vector<Touch> Walk;
-  for (;;) {
-    touchTile(Out, T.band_terms, S.First, S.Last, Coord, Dims, Stripe, Walk);
-    // Next tile, lexicographically.
-    uint32_t D = Dims;
-    while (D > 0 && ++Coord[D - 1] == First[D - 1] + Limit[D - 1]) {
-      --D;
-      Coord[D] = First[D];
-    }
-    if (D == 0)
-      break;
+  // The values each loop takes: Spread[D] along a spread loop, else
+  // Limit[D] from First[D]; within its own bounds where its band has them
+  // (a triangular nest's loop starts or ends with the loops outside it).
+  const iopoly_band *Bounds[IOPOLY_BAND_MAX_DIMS] = {};
+  for (const BandSpan &X : Spans) {
+    const iopoly_band &Bd = T.bands[X.Band];
+    if ((Bd.flags & IOPOLY_BAND_BOUNDED) && Bd.dims >= 1 && Bd.dims <= Dims)
+      Bounds[Bd.dims - 1] = &Bd;
   }
+  uint64_t Coord[IOPOLY_BAND_MAX_DIMS] = {};
+  std::vector<Touch> Walk;
+  // The tiles of band Spans[Level] inside the current tile of the level
+  // above (whose loops are Coord[0 .. Above)), lexicographically: loop D
+  // and those inside it.
+  auto loops = [&](auto &Self, size_t Level, uint32_t D, uint32_t Here) -> void {
+    if (D == Here) {
+      const BandSpan &L = Spans[Level];
+      if (Level >= Pick || tileStripesAt(T.band_terms, L.First, L.Last, Coord, Here, Stripe) <= Room)
+        touchTile(Out, T.band_terms, L.First, L.Last, Coord, Here, Stripe, Walk);
+      else {
+        uint32_t Next = std::max(Here, std::min<uint32_t>(T.bands[Spans[Level + 1].Band].dims, Dims));
+        Self(Self, Level + 1, Here, Next);
+      }
+      return;
+    }
+    int64_t Lo = 0, Hi = INT64_MAX;
+    if (const iopoly_band *Bd = Bounds[D]) {
+      Lo = Bd->lo_first;
+      Hi = Bd->hi_first;
+      for (uint32_t E = 0; E < D; ++E) {
+        Lo += Bd->lo_step[E] * static_cast<int64_t>(Coord[E]);
+        Hi += Bd->hi_step[E] * static_cast<int64_t>(Coord[E]);
+      }
+    }
+    uint64_t N = Spread[D].empty() ? Limit[D] : Spread[D].size();
+    for (uint64_t P = 0; P < N; ++P) {
+      uint64_t C = Spread[D].empty() ? First[D] + P : Spread[D][P];
+      if (static_cast<int64_t>(C) < Lo || static_cast<int64_t>(C) > Hi)
+        continue;
+      Coord[D] = C;
+      Self(Self, Level, D + 1, Here);
+    }
+  };
+  uint32_t Here = std::min<uint32_t>(T.bands[Spans[Start].Band].dims, Dims);
+  loops(loops, Start, 0, Here);
   return Out;
 }
 
@@ -399,7 +526,7 @@ void replayWalk(Lru &L, const BandWalk &W, ModelReplay &R, Placed &P) {
 
 struct ReplayWalks::Kept {
   static constexpr uint64_t MaxSteps = 1u << 22; ///< 64 MiB of steps
-  std::map<std::tuple<uint32_t, uint64_t, uint64_t>, BandWalk> Walks;
+  std::map<std::tuple<uint32_t, uint32_t, uint64_t, uint64_t, uint64_t>, BandWalk> Walks;
   BandWalk Scratch; ///< a walk past the cap, used once
   uint64_t Steps = 0;
 };
@@ -407,12 +534,14 @@ struct ReplayWalks::Kept {
 ReplayWalks::ReplayWalks() : K(std::make_unique<Kept>()) {}
 ReplayWalks::~ReplayWalks() = default;
 
-const BandWalk &ReplayWalks::walk(const iopoly_tile_table &T, const BandSpan &S, uint64_t Stripe, uint64_t Budget) {
-  auto Key = std::make_tuple(S.First, Stripe, Budget);
+const BandWalk &ReplayWalks::walk(const iopoly_tile_table &T, const std::vector<BandSpan> &Spans, size_t Start,
+                                  size_t Pick, uint64_t Room, uint64_t Stripe, uint64_t Budget) {
+  // A walk from a shallower depth depends on the buffer (Room) too.
+  auto Key = std::make_tuple(Spans[Start].First, Spans[Pick].First, Stripe, Budget, Start < Pick ? Room : 0);
   auto It = K->Walks.find(Key);
   if (It != K->Walks.end())
     return It->second;
-  BandWalk W = walkBand(T, S, Stripe, Budget);
+  BandWalk W = walkNest(T, Spans, Start, Pick, Room, Stripe, Budget);
   if (K->Steps + W.Steps.size() > Kept::MaxSteps) {
     K->Scratch = std::move(W);
     return K->Scratch;
@@ -445,13 +574,13 @@ ModelReplay replayModel(const iopoly_tile_table &T, uint32_t V, uint64_t Stripe,
     }
     // The shallowest depth whose tiles fit; the deepest if none does (its
     // tiles then thrash in a way the replay does not see: Fits = false).
-    const BandSpan *Pick = &Depths.back();
-    uint64_t Need = tileStripes(T.band_terms, Pick->First, Pick->Last, Stripe);
+    size_t Pick = Depths.size() - 1;
+    uint64_t Need = tileStripes(T.band_terms, Depths[Pick].First, Depths[Pick].Last, Stripe);
     bool Found = false;
-    for (const BandSpan &S : Depths) {
-      uint64_t N = tileStripes(T.band_terms, S.First, S.Last, Stripe);
+    for (size_t D = 0; D < Depths.size(); ++D) {
+      uint64_t N = tileStripes(T.band_terms, Depths[D].First, Depths[D].Last, Stripe);
       if (N <= Room) {
-        Pick = &S;
+        Pick = D;
         Need = N;
         Found = true;
         break;
@@ -459,10 +588,18 @@ ModelReplay replayModel(const iopoly_tile_table &T, uint32_t V, uint64_t Stripe,
     }
     R.Fits &= Found;
     R.Need = std::max(R.Need, Need);
+    // Triangular loops: the walk starts at the shallowest depth whose tiles
+    // differ in size, and takes each of its tiles whole where it fits.
+    size_t Start = Pick;
+    for (size_t D = 0; D < Pick; ++D)
+      if (varies(T.band_terms, Depths[D].First, Depths[D].Last)) {
+        Start = D;
+        break;
+      }
     if (Walks)
-      replayWalk(L, Walks->walk(T, *Pick, Stripe, Budget), R, P);
+      replayWalk(L, Walks->walk(T, Depths, Start, Pick, Room, Stripe, Budget), R, P);
     else
-      replayWalk(L, walkBand(T, *Pick, Stripe, Budget), R, P);
+      replayWalk(L, walkNest(T, Depths, Start, Pick, Room, Stripe, Budget), R, P);
   }
   R.Outside = P.All > 0 ? P.Outside / P.All : 0;
   return R;

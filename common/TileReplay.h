@@ -6,7 +6,9 @@
 // run's stripe size and buffer, from its footprint model
 // (plugin/Analysis/FootprintModel.h): each loop nest is replayed at the
 // shallowest depth whose iterations ("tiles") fit 3/4 of the buffer; the
-// tiles are visited in their order and the stripes each one touches go
+// tiles are visited in their order (a triangular nest's tiles differ in
+// size: each is replayed whole where it fits, else as its tiles one depth
+// deeper) and the stripes each one touches go
 // through an LRU buffer of the run's capacity, as the runtime keeps them:
 // a stripe is fetched when it comes into the buffer (but the first time
 // when the loops only write it), a stripe evicted dirty is written back.
@@ -32,6 +34,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 namespace iopoly {
 
@@ -88,7 +91,10 @@ class ReplayWalks {
 public:
   ReplayWalks();
   ~ReplayWalks();
-  const BandWalk &walk(const iopoly_tile_table &T, const BandSpan &S, uint64_t Stripe, uint64_t Budget);
+  /// The walk of one nest (its bands \p Spans by depth) from depth
+  /// \p Start down to at most \p Pick, with \p Room stripes for a tile.
+  const BandWalk &walk(const iopoly_tile_table &T, const std::vector<BandSpan> &Spans, size_t Start, size_t Pick,
+                       uint64_t Room, uint64_t Stripe, uint64_t Budget);
 
 private:
   struct Kept;

@@ -44,8 +44,10 @@
  *  8: footprint-model terms name the tiles they apply to
  *     (IOPOLY_TILE_ABI 3).
  *  9: a version for data that fit the buffer (IOPOLY_VERSION_IN_MEMORY,
- *     IOPOLY_TILE_ABI 4). */
-#define IOPOLY_ABI_VERSION 9
+ *     IOPOLY_TILE_ABI 4).
+ * 10: band terms of triangular tiles (IOPOLY_BAND_TERM_VARIES,
+ *     IOPOLY_TILE_ABI 5). */
+#define IOPOLY_ABI_VERSION 10
 
 #ifdef __cplusplus
 extern "C" {

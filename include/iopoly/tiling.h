@@ -67,8 +67,9 @@ struct iopoly_tile_term {
 #define IOPOLY_VERSION_ROWS 0x2
 /* The version that runs when all the data its loops touch fit the buffer:
  * Polly's schedule as mode=clo compiles it, tiled for the processor's
- * caches (no stripe is fetched twice in any order then). No data terms, no
- * model: never compared by cost; its unit is Polly's tile size. */
+ * caches (no stripe is fetched twice in any order then). No data terms;
+ * where it has a footprint model it is also compared by cost with the
+ * others, else it runs only then. Its unit is Polly's tile size. */
 #define IOPOLY_VERSION_IN_MEMORY 0x4
 
 struct iopoly_tile_version {
@@ -93,7 +94,18 @@ struct iopoly_band {
   uint64_t count[IOPOLY_BAND_MAX_DIMS];
   uint32_t dims; /* the depth */
   uint32_t nest; /* loop nest of the version */
+  /* IOPOLY_BAND_BOUNDED (a triangular nest): in the tiles at t of the loops
+   * outside it, the last loop runs from lo_first + sum(lo_step[d] * t[d])
+   * to hi_first + sum(hi_step[d] * t[d]) (inclusive; within the box). */
+  int64_t lo_step[IOPOLY_BAND_MAX_DIMS];
+  int64_t hi_step[IOPOLY_BAND_MAX_DIMS];
+  int64_t lo_first, hi_first;
+  uint32_t flags; /* IOPOLY_BAND_* */
+  uint32_t reserved;
 };
+
+/* The band's last loop has bounds of its own (lo_*, hi_*). */
+#define IOPOLY_BAND_BOUNDED 0x1
 
 /** Where one tile of a band touches one array. The tile at coordinates t
  *  (0 <= t[d] < count[d]) touches outer x inner runs of `run` bytes: run
@@ -111,6 +123,12 @@ struct iopoly_band_term {
   uint64_t inner, inner_pitch; /* runs within one outer step */
   uint64_t run;                /* bytes per run */
   uint64_t bytes;              /* bytes of the array (0: unknown) */
+  /* IOPOLY_BAND_TERM_VARIES (triangular loops): at tile t, inner_first +
+   * sum(inner_step[d] * t[d]) runs of run_first + sum(run_step[d] * t[d])
+   * bytes, each clamped to [0, inner] and [0, run] (none: no bytes). */
+  int64_t inner_step[IOPOLY_BAND_MAX_DIMS];
+  int64_t run_step[IOPOLY_BAND_MAX_DIMS];
+  int64_t inner_first, run_first;
   uint32_t band;               /* index into the table's bands */
   uint16_t array;              /* which array (an index within the SCoP) */
   uint16_t flags;              /* IOPOLY_BAND_TERM_* */
@@ -122,6 +140,10 @@ struct iopoly_band_term {
 /* The tile reads these bytes (a stripe it touches first is fetched, unless
  * the tile only writes it). */
 #define IOPOLY_BAND_TERM_READS 0x2
+/* The tile's runs and their length change along the loops (inner_step,
+ * run_step): a triangular loop's tiles touch more or fewer bytes; inner
+ * and run are the largest. */
+#define IOPOLY_BAND_TERM_VARIES 0x4
 
 struct iopoly_tile_table {
   uint32_t abi;            /* IOPOLY_TILE_ABI */
@@ -137,8 +159,10 @@ struct iopoly_tile_table {
 
 /* 2: band versions and footprint models (the replayed cost); 3: the
  * tiles a band term applies to (from, upto); 4: the version for data that
- * fit the buffer (IOPOLY_VERSION_IN_MEMORY). */
-#define IOPOLY_TILE_ABI 4
+ * fit the buffer (IOPOLY_VERSION_IN_MEMORY); 5: triangular nests: band
+ * terms whose tiles grow or shrink (IOPOLY_BAND_TERM_VARIES), loops whose
+ * bounds move with the outer ones (IOPOLY_BAND_BOUNDED). */
+#define IOPOLY_TILE_ABI 5
 
 /** Stripes of \p bytes contiguous bytes at an unknown alignment. */
 static inline uint64_t iopoly_tile_stripes(uint64_t bytes, uint64_t stripe) {

@@ -221,7 +221,8 @@ bool addTiledVersions(polly::Scop &S, const isl::schedule &Sched, const std::vec
     V.Tile = T;
     V.RowWalks = RowWalks;
     V.Schedule = N.get_schedule();
-    if (!modelSchedule(atParams(V.Schedule, representativeParams(S)), Arrays, V.Model, P.Why))
+    if (!modelSchedule(atParams(V.Schedule, representativeParams(S)), Arrays, V.Model, P.Why, IOPOLY_BAND_MAX_DIMS,
+                       /*Triangles=*/!hasStencilStatement(S)))
       return false;
     P.TiledBands = std::max(P.TiledBands, Tiled);
     P.Versions.push_back(std::move(V));

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "Analysis/FootprintModel.h"
 #include "Analysis/SubscriptExtents.h"
+#include "Support/Options.h"
 
 #include "iopoly/tiling.h"
 
@@ -92,13 +93,19 @@ std::vector<long> coordinates(const isl::point &P, unsigned Dims) {
   return C;
 }
 
-/// Fills the run structure of \p T from the subscript extents of one tile.
-void runsOf(const DiskArray &A, const std::vector<uint64_t> &Ext, ModelTerm &T) {
-  unsigned N = static_cast<unsigned>(A.Stride.size());
-  // Inner subscripts that cover a whole row run on into the next one.
-  unsigned J = N - 1;
+/// The subscript whose extent makes the runs of a tile with subscript
+/// extents \p Ext: inner subscripts that cover a whole row run on into the
+/// next one.
+unsigned runLevel(const DiskArray &A, const std::vector<uint64_t> &Ext) {
+  unsigned J = static_cast<unsigned>(A.Stride.size()) - 1;
   while (J > 0 && Ext[J] * A.Stride[J] >= A.Stride[J - 1])
     --J;
+  return J;
+}
+
+/// Fills the run structure of \p T from the subscript extents of one tile.
+void runsOf(const DiskArray &A, const std::vector<uint64_t> &Ext, ModelTerm &T) {
+  unsigned J = runLevel(A, Ext);
   T.Run = Ext[J] * A.Stride[J];
   if (J >= 1) {
     T.Inner = Ext[J - 1];
@@ -189,13 +196,99 @@ isl::point moved(const isl::point &P, unsigned D, int By) {
   return isl::manage(isl_point_sub_ui(P.copy(), isl_dim_set, static_cast<int>(D), static_cast<unsigned>(-By)));
 }
 
+/// The extent of each of the \p N subscripts of the elements \p E (0 where
+/// \p E is empty); false where unbounded.
+bool extentsOf(const isl::set &E, unsigned N, std::vector<uint64_t> &Ext) {
+  Ext.assign(N, 0);
+  if (E.is_null())
+    return false;
+  if (E.is_empty())
+    return true;
+  SetBox B = boxOfSet(E, N);
+  if (!B.bounded())
+    return false;
+  for (unsigned J = 0; J < N; ++J)
+    Ext[J] = static_cast<uint64_t>(B.Hi[J] - B.Lo[J] + 1);
+  return true;
+}
+
+/// How the tiles of a triangular loop differ: the subscript extents of the
+/// measured tile and what one iteration of each loop adds to them.
+struct Slope {
+  bool Varies = false;
+  std::vector<uint64_t> Here;                ///< extents at the measured tile
+  std::vector<std::vector<int64_t>> PerLoop; ///< per loop, per subscript
+};
+
+/// The slope of the tiles of { tile -> elements } \p K at tile \p P, whose
+/// largest extents over all tiles are \p Max: none where P's are the
+/// largest (rectangular loops, and the full tiles of Polly's; this keeps
+/// the compile time of those unchanged), else from P's neighbours.
+Slope slopeOf(const isl::map &K, const isl::point &P, unsigned Dims, unsigned N, const std::vector<uint64_t> &Max) {
+  Slope S;
+  if (!modelTriangles() || !extentsOf(elementsAt(K, P), N, S.Here) || S.Here == Max)
+    return S;
+  S.PerLoop.assign(Dims, std::vector<int64_t>(N, 0));
+  for (unsigned D = 0; D < Dims; ++D) {
+    // The neighbours on both sides, where there are tiles: the extents
+    // must change by the same amount to each (a triangle, not the
+    // diagonal tile of a tiled one, whose neighbours are full tiles).
+    std::vector<int64_t> Delta[2];
+    for (int Side = 0; Side < 2; ++Side) {
+      int Dir = Side ? -1 : 1;
+      isl::set E = elementsAt(K, moved(P, D, Dir));
+      std::vector<uint64_t> There;
+      if (E.is_null() || E.is_empty() || !extentsOf(E, N, There))
+        continue;
+      for (unsigned J = 0; J < N; ++J)
+        Delta[Side].push_back(Dir * (static_cast<int64_t>(There[J]) - static_cast<int64_t>(S.Here[J])));
+    }
+    if (!Delta[0].empty() && !Delta[1].empty() && Delta[0] != Delta[1])
+      return Slope();
+    const std::vector<int64_t> &By = Delta[0].empty() ? Delta[1] : Delta[0];
+    for (unsigned J = 0; J < By.size(); ++J) {
+      S.PerLoop[D][J] = By[J];
+      S.Varies |= By[J] != 0;
+    }
+  }
+  return S;
+}
+
+/// Sets \p T's runs to change along the loops as \p S says (T's run
+/// structure is that of the largest tile, from runsOf); \p InnerAt and
+/// \p RunAt get the measured tile's. Only the number of runs and their
+/// length change; a slope of the outer subscripts of a 3-D or deeper array
+/// is not modelled (the largest tile stands).
+void applySlope(const DiskArray &A, const std::vector<uint64_t> &Max, const Slope &S, ModelTerm &T, int64_t &InnerAt,
+                int64_t &RunAt) {
+  if (!S.Varies)
+    return;
+  unsigned J = runLevel(A, Max);
+  if (runLevel(A, S.Here) != J)
+    return;
+  for (unsigned D = 0; D < S.PerLoop.size(); ++D)
+    for (unsigned K = 0; K + 1 < J; ++K)
+      if (S.PerLoop[D][K])
+        return;
+  T.Varies = true;
+  T.InnerStep.assign(S.PerLoop.size(), 0);
+  T.RunStep.assign(S.PerLoop.size(), 0);
+  for (unsigned D = 0; D < S.PerLoop.size(); ++D) {
+    T.RunStep[D] = S.PerLoop[D][J] * static_cast<int64_t>(A.Stride[J]);
+    if (J >= 1)
+      T.InnerStep[D] = S.PerLoop[D][J - 1];
+  }
+  RunAt = static_cast<int64_t>(S.Here[J] * A.Stride[J]);
+  InnerAt = J >= 1 ? static_cast<int64_t>(S.Here[J - 1]) : 1;
+}
+
 /// Where the tiles of { tile -> elements } \p K lie: the first byte of the
 /// tile \p P, how far it moves per tile along each loop
 /// (from that tile's neighbours), and the largest extent of each subscript
 /// over all tiles. The first byte is asked of one tile at a time (small
 /// integer programs), not as a parametric optimum over all tiles.
 bool placeTiles(const isl::map &K, const isl::point &P, unsigned Dims, const DiskArray &A,
-                long &At, std::vector<int64_t> &Step, std::vector<uint64_t> &Ext) {
+                long &At, std::vector<int64_t> &Step, std::vector<uint64_t> &Ext, Slope &Sl) {
   if (P.is_null())
     return false;
   if (!firstByte(elementsAt(K, P), A, At))
@@ -209,8 +302,13 @@ bool placeTiles(const isl::map &K, const isl::point &P, unsigned Dims, const Dis
       Step[D] = At - V;
   }
   // Extents: the largest difference of two elements of one tile, over all
-  // tiles (a pattern's tiles differ in size: triangular and partial ones).
-  return subscriptExtents(K, static_cast<unsigned>(A.Stride.size()), Ext);
+  // tiles (a pattern's tiles differ in size: triangular and partial ones),
+  // and how they change from tile to tile.
+  unsigned N = static_cast<unsigned>(A.Stride.size());
+  if (!subscriptExtents(K, N, Ext))
+    return false;
+  Sl = slopeOf(K, P, Dims, N, Ext);
+  return true;
 }
 
 /// Whether access \p To is access \p From moved by constant subscripts
@@ -269,6 +367,80 @@ void tilesOf(const SetBox &Where, unsigned Dims, const std::vector<long> &Lo, co
   }
 }
 
+/// The first and last iteration of the last loop of the tiles \p R whose
+/// outer loops are at \p Q (false where there is none).
+bool lastLoopAt(const isl::set &R, const std::vector<long> &Q, long &First, long &Last) {
+  isl_set *F = R.copy();
+  for (unsigned D = 0; D < Q.size(); ++D)
+    F = isl_set_fix_si(F, isl_dim_set, D, Q[D]);
+  isl::set Fiber = isl::manage(F);
+  if (Fiber.is_null() || Fiber.is_empty())
+    return false;
+  unsigned L = static_cast<unsigned>(Q.size());
+  isl::val Lv = isl::manage(isl_set_dim_min_val(Fiber.copy(), static_cast<int>(L)));
+  isl::val Hv = isl::manage(isl_set_dim_max_val(Fiber.copy(), static_cast<int>(L)));
+  if (Lv.is_null() || Hv.is_null() || !Lv.is_int() || !Hv.is_int())
+    return false;
+  First = Lv.get_num_si();
+  Last = Hv.get_num_si();
+  return true;
+}
+
+/// Triangular loops: where the last of the \p Dims loops of the tiles \p R
+/// (first tile \p Lo) does not run over the whole box at a representative
+/// tile of the outer loops, its bounds as linear functions of them, from
+/// that tile's neighbours (both sides must agree: a triangle, not the
+/// diagonal tiles of a tiled one).
+void lastLoopBounds(const isl::set &R, unsigned Dims, const std::vector<long> &Lo, ModelBand &Band) {
+  if (Dims < 2 || !modelTriangles())
+    return;
+  unsigned L = Dims - 1;
+  isl::set Outer = R.project_out(isl::dim::set, L, 1);
+  isl::point P = representativeTile(Outer, boxOfSet(Outer, L), L);
+  if (P.is_null())
+    return;
+  std::vector<long> Q = coordinates(P, L);
+  long First, Last;
+  if (!lastLoopAt(R, Q, First, Last) ||
+      (First == Lo[L] && Last == Lo[L] + static_cast<long>(Band.Count[L]) - 1))
+    return;
+  std::vector<int64_t> LoStep(L, 0), HiStep(L, 0);
+  for (unsigned D = 0; D < L; ++D) {
+    bool Seen = false;
+    for (int Dir : {1, -1}) {
+      std::vector<long> N = Q;
+      N[D] += Dir;
+      long F, La;
+      if (!lastLoopAt(R, N, F, La))
+        continue;
+      int64_t DL = Dir * (F - First), DH = Dir * (La - Last);
+      if (Seen && (DL != LoStep[D] || DH != HiStep[D]))
+        return;
+      LoStep[D] = DL;
+      HiStep[D] = DH;
+      Seen = true;
+    }
+  }
+  // Both bounds moving alike: a skewed loop (a shifted box, as Polly skews
+  // a time-stepped stencil), not a triangle. Its box stands: the tiles a
+  // skewed schedule's box has beyond the arrays keep such a version from
+  // running (TileChoice.h, MaxModelOutside), whose model does not describe
+  // its tiles well (PolyBench seidel-2d: 17x the fetches estimated).
+  if (LoStep == HiStep)
+    return;
+  Band.Bounded = true;
+  Band.LoFirst = First - Lo[L];
+  Band.HiFirst = Last - Lo[L];
+  for (unsigned D = 0; D < L; ++D) {
+    Band.LoFirst -= LoStep[D] * (Q[D] - Lo[D]);
+    Band.HiFirst -= HiStep[D] * (Q[D] - Lo[D]);
+  }
+  LoStep.resize(Dims, 0);
+  HiStep.resize(Dims, 0);
+  Band.LoStep = LoStep;
+  Band.HiStep = HiStep;
+}
+
 /// Models the nest \p Tiles (instances -> their first \p Dims loops) as band
 /// \p Index; false (with \p Why) when it cannot.
 bool modelBand(const isl::union_map &Tiles, unsigned Dims, unsigned Index, const std::vector<DiskArray> &Arrays,
@@ -289,6 +461,7 @@ bool modelBand(const isl::union_map &Tiles, unsigned Dims, unsigned Index, const
       Lo[D] = L.get_num_si();
       Band.Count.push_back(static_cast<uint64_t>(H.get_num_si() - Lo[D] + 1));
     }
+    lastLoopBounds(R, Dims, Lo, Band);
   }
   // Each access as { tile -> elements }, one term per array and step: the
   // neighbours a stencil reads move with the tile together, and the term
@@ -298,6 +471,7 @@ bool modelBand(const isl::union_map &Tiles, unsigned Dims, unsigned Index, const
     long At = 0;
     std::vector<long> Coord;
     std::vector<long> First, Last; ///< the box of tiles where its accesses run
+    int64_t InnerAt = 0, RunAt = 0; ///< Varies: the runs of the tile at Coord
   };
   // Keyed by array, whether the statements only write it (an
   // initialisation: the replay takes such a term to come first in its tile,
@@ -322,6 +496,7 @@ bool modelBand(const isl::union_map &Tiles, unsigned Dims, unsigned Index, const
       long At;
       std::vector<int64_t> Step;
       std::vector<uint64_t> Ext;
+      Slope Sl;
     };
     std::vector<PlacedAccess> Done;
     // The tiles where the statement runs, and their box (once it
@@ -347,6 +522,7 @@ bool modelBand(const isl::union_map &Tiles, unsigned Dims, unsigned Index, const
         long At = 0;
         std::vector<int64_t> Step;
         std::vector<uint64_t> Ext;
+        Slope Sl;
         bool Known = false;
         for (const PlacedAccess &P : Done) {
           if (P.Array != A)
@@ -358,6 +534,7 @@ bool modelBand(const isl::union_map &Tiles, unsigned Dims, unsigned Index, const
           At = P.At + Shift;
           Step = P.Step;
           Ext = P.Ext;
+          Sl = P.Sl;
           Known = true;
           break;
         }
@@ -375,13 +552,13 @@ bool modelBand(const isl::union_map &Tiles, unsigned Dims, unsigned Index, const
             StmtTile = representativeTile(StmtRange, Box, Dims);
           }
           Tile = *StmtTile;
-          if (!placeTiles(K, Tile, Dims, Arrays[A], At, Step, Ext)) {
+          if (!placeTiles(K, Tile, Dims, Arrays[A], At, Step, Ext, Sl)) {
             isl::set Dom = K.domain();
             Tile = representativeTile(Dom, boxOfSet(Dom, Dims), Dims);
-            if (!placeTiles(K, Tile, Dims, Arrays[A], At, Step, Ext))
+            if (!placeTiles(K, Tile, Dims, Arrays[A], At, Step, Ext, Sl))
               return Why = "the bytes of '" + Arrays[A].Name + "' one iteration touches could not be modelled", false;
           }
-          Done.push_back({A, Rel, Tile, At, Step, Ext});
+          Done.push_back({A, Rel, Tile, At, Step, Ext, Sl});
         }
         if (!Placed) {
           tilesOf(stmtBox(), Dims, Lo, Band.Count, First, Last);
@@ -406,6 +583,7 @@ bool modelBand(const isl::union_map &Tiles, unsigned Dims, unsigned Index, const
           New.T.Array = A;
           New.T.Bytes = Arrays[A].Bytes;
           runsOf(Arrays[A], Ext, New.T);
+          applySlope(Arrays[A], Ext, Sl, New.T, New.InnerAt, New.RunAt);
           New.At = At;
           New.Coord = coordinates(Tile, Dims);
           New.First = First;
@@ -422,6 +600,13 @@ bool modelBand(const isl::union_map &Tiles, unsigned Dims, unsigned Index, const
           Shifted -= Step[D] * (C[D] - Old.Coord[D]);
         ModelTerm Mine;
         runsOf(Arrays[A], Ext, Mine);
+        int64_t InnerAt = 0, RunAt = 0;
+        applySlope(Arrays[A], Ext, Sl, Mine, InnerAt, RunAt);
+        // Tiles that change alike stay so (two statements' accesses to the
+        // same bytes); otherwise the union is modelled by the largest tile.
+        bool Alike = Old.T.Varies && Mine.Varies && Shifted == Old.At && C == Old.Coord && InnerAt == Old.InnerAt &&
+                     RunAt == Old.RunAt && Mine.InnerStep == Old.T.InnerStep && Mine.RunStep == Old.T.RunStep &&
+                     Mine.Run == Old.T.Run && Mine.Inner == Old.T.Inner && Mine.Outer == Old.T.Outer;
         long Lo0 = std::min(Old.At, Shifted);
         long Hi0 = std::max<long>(Old.At + static_cast<long>(Old.T.Run), Shifted + static_cast<long>(Mine.Run));
         if (Old.T.Inner == Mine.Inner && Old.T.Outer == Mine.Outer)
@@ -435,6 +620,7 @@ bool modelBand(const isl::union_map &Tiles, unsigned Dims, unsigned Index, const
           Mine.Bytes = Arrays[A].Bytes;
           Old.T = Mine;
         }
+        Old.T.Varies &= Alike;
         Old.At = Lo0;
       }
     }
@@ -444,6 +630,14 @@ bool modelBand(const isl::union_map &Tiles, unsigned Dims, unsigned Index, const
     T.Base = Pat.At;
     for (unsigned D = 0; D < Dims; ++D)
       T.Base -= T.Step[D] * (Pat.Coord[D] - Lo[D]);
+    if (T.Varies) {
+      T.InnerFirst = Pat.InnerAt;
+      T.RunFirst = Pat.RunAt;
+      for (unsigned D = 0; D < Dims; ++D) {
+        T.InnerFirst -= T.InnerStep[D] * (Pat.Coord[D] - Lo[D]);
+        T.RunFirst -= T.RunStep[D] * (Pat.Coord[D] - Lo[D]);
+      }
+    }
     // The tiles it applies to, relative to the band's first; none where
     // it applies to every tile.
     T.From.assign(Dims, 0);
@@ -463,7 +657,7 @@ bool modelBand(const isl::union_map &Tiles, unsigned Dims, unsigned Index, const
 } // namespace
 
 bool modelSchedule(const isl::schedule &Sched, const std::vector<DiskArray> &Arrays, FootprintModel &Out,
-                   std::string &Why, unsigned MaxDepth) {
+                   std::string &Why, unsigned MaxDepth, bool Triangles) {
   Out = FootprintModel();
   // An unbounded optimum is an answer here ("cannot be modelled"), not a
   // reason to abort the compiler.
@@ -511,6 +705,12 @@ bool modelSchedule(const isl::schedule &Sched, const std::vector<DiskArray> &Arr
         break;
     }
   }
+  if (!Triangles) {
+    for (ModelBand &B : Out.Bands)
+      B.Bounded = false;
+    for (ModelTerm &T : Out.Terms)
+      T.Varies = false;
+  }
   return true;
 }
 
@@ -519,6 +719,15 @@ void printFootprintModel(raw_ostream &OS, const FootprintModel &M, const std::ve
     OS << "    nest " << M.Bands[B].Nest << " depth " << M.Bands[B].Count.size() << ", iterations";
     for (uint64_t C : M.Bands[B].Count)
       OS << " " << C;
+    if (M.Bands[B].Bounded) {
+      const ModelBand &Bd = M.Bands[B];
+      OS << "; the last loop from " << Bd.LoFirst << " to " << Bd.HiFirst << " at the first tile, per iteration +";
+      for (size_t D = 0; D + 1 < Bd.LoStep.size(); ++D)
+        OS << (D ? " " : "") << Bd.LoStep[D];
+      OS << " and +";
+      for (size_t D = 0; D + 1 < Bd.HiStep.size(); ++D)
+        OS << (D ? " " : "") << Bd.HiStep[D];
+    }
     OS << "\n";
     for (const ModelTerm &T : M.Terms) {
       if (T.Band != B)
@@ -531,6 +740,15 @@ void printFootprintModel(raw_ostream &OS, const FootprintModel &M, const std::ve
       for (size_t D = 0; D < T.Upto.size(); ++D)
         if (T.Upto[D])
           OS << ", loop " << D << " in [" << T.From[D] << ", " << T.Upto[D] << ")";
+      if (T.Varies) {
+        OS << "; at the first tile " << T.InnerFirst << " runs of " << T.RunFirst << " bytes, per iteration +";
+        for (size_t D = 0; D < T.InnerStep.size(); ++D)
+          OS << (D ? " " : "") << T.InnerStep[D];
+        OS << " runs, +";
+        for (size_t D = 0; D < T.RunStep.size(); ++D)
+          OS << (D ? " " : "") << T.RunStep[D];
+        OS << " bytes";
+      }
       OS << "\n";
     }
   }

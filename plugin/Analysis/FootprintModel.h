@@ -16,6 +16,8 @@
 // each nest at the shallowest depth whose tiles fit its buffer: inside such
 // a tile every stripe is fetched at most once, whatever the order of the
 // inner loops; between tiles the replay sees every reuse and every eviction.
+// A triangular nest's tiles differ in size: the replay takes each whole
+// where it fits and goes one depth deeper where it does not.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IOPOLY_PLUGIN_ANALYSIS_FOOTPRINTMODEL_H
@@ -48,6 +50,12 @@ struct ModelTerm {
   uint64_t Bytes = 0;                  ///< bytes of the array (0: unknown)
   unsigned Band = 0;                   ///< index of its band within the model
   unsigned Array = 0;                  ///< index in the SCoP's disk-resident arrays
+  /// Triangular loops: the runs (and their bytes) of the tile at the
+  /// band's first tile and what each loop's iteration adds (Inner and Run
+  /// are the largest); only where Varies.
+  bool Varies = false;
+  int64_t InnerFirst = 0, RunFirst = 0;
+  std::vector<int64_t> InnerStep, RunStep;
   bool Writes = false;                 ///< some access of the pattern writes
   bool Reads = false;                  ///< some access of the pattern reads
 };
@@ -56,6 +64,12 @@ struct ModelTerm {
 struct ModelBand {
   std::vector<uint64_t> Count;         ///< iterations of each of the outer loops (the depth)
   unsigned Nest = 0;                   ///< loop nest of the version (bands of one nest: depth 0, 1, ...)
+  /// Triangular loops: the last loop's first and last iteration (relative
+  /// to the box) at the band's first tile, and what each outer loop's
+  /// iteration adds to them; only where Bounded.
+  bool Bounded = false;
+  int64_t LoFirst = 0, HiFirst = 0;
+  std::vector<int64_t> LoStep, HiStep;
 };
 
 struct FootprintModel {
@@ -70,12 +84,19 @@ struct FootprintModel {
 ///
 /// The model assumes that a nest's loops run over a box and move each
 /// access by a fixed step: true of Polly's schedules and of the original
-/// loops (partial and triangular tiles aside), not of the loops inside a
+/// loops (partial tiles aside). Triangular loops are modelled too, where
+/// their bounds and their tiles' extents are linear in the outer loops
+/// (measured at a representative tile, checked at its neighbours on both
+/// sides): a loop's bounds (ModelBand::Bounded) and the runs of its tiles
+/// (ModelTerm::Varies); elsewhere the box and the largest tile stand (the
+/// diagonal tiles of a tiled triangle). Not of the loops inside a
 /// data-tiled unit (their bounds depend on the unit), which are modelled
 /// at the depth of their tile loops only (\p MaxDepth): such a version may
-/// run only where its tiles fit.
+/// run only where its tiles fit. \p Triangles false: no triangular loops
+/// (a stencil's: Polly skews its schedule, whose tiles at the edges of
+/// the skewed box look like a triangle's and are not one).
 bool modelSchedule(const isl::schedule &Sched, const std::vector<DiskArray> &Arrays, FootprintModel &Out,
-                   std::string &Why, unsigned MaxDepth = IOPOLY_BAND_MAX_DIMS);
+                   std::string &Why, unsigned MaxDepth = IOPOLY_BAND_MAX_DIMS, bool Triangles = true);
 
 /// Human-readable dump of a model.
 void printFootprintModel(llvm::raw_ostream &OS, const FootprintModel &M, const std::vector<DiskArray> &Arrays);

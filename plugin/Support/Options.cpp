@@ -146,6 +146,11 @@ static cl::opt<bool> MapPrintOpt("iopoly-map-print", cl::Hidden,
                                  cl::desc("Print the iteration chunks and mapping tables of distributed loops"),
                                  cl::init(false), cl::cat(IOPolyCategory));
 
+static cl::opt<bool> ModelTrianglesOpt("iopoly-model-triangles", cl::Hidden,
+                                       cl::desc("footprint models: describe triangular loops as they run (off: "
+                                                "their bounding box and largest tile, for comparison)"),
+                                       cl::init(true), cl::cat(IOPolyCategory));
+
 static cl::opt<bool> PrintTilingOpt("iopoly-print-tiling", cl::Hidden,
                                     cl::desc("dro-l/dro-wp: print every SCoP's tiling plan to stderr"),
                                     cl::init(false), cl::cat(IOPolyCategory));
@@ -251,6 +256,7 @@ StringRef modeName() {
 }
 bool debugReverseOrder() { return ReverseOrderOpt; }
 bool printTiling() { return PrintTilingOpt; }
+bool modelTriangles() { return ModelTrianglesOpt; }
 unsigned maxSets() { return MaxSetsOpt ? MaxSetsOpt : 1; }
 bool modeUsesPolly() { return ModeOpt == Mode::CLO || ModeOpt == Mode::DroL || ModeOpt == Mode::DroWP; }
 bool stripeGranularity() { return GranularityOpt != "disk"; }

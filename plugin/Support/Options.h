@@ -67,6 +67,8 @@ std::vector<unsigned> bandTiles();
 bool debugReverseOrder();
 /// -iopoly-print-tiling (hidden): dro-l/dro-wp print their plans to stderr.
 bool printTiling();
+/// Footprint models describe triangular loops (-iopoly-model-triangles).
+bool modelTriangles();
 
 /// -iopoly-mpi: distribute loops over MPI ranks (iopoly-mpicc programs).
 bool mpiEnabled();

@@ -45,8 +45,8 @@ VersionTableTypes::VersionTableTypes(LLVMContext &C) {
   Type *Dims = ArrayType::get(I64, IOPOLY_BAND_MAX_DIMS);
   Term = StructType::get(C, {I64, I64, I64, I64, I64, I64, I32, I16, I16});
   Version = StructType::get(C, {I64, I32, I32, I32, I32, I32, I32});
-  Band = StructType::get(C, {Dims, I32, I32});
-  BandTerm = StructType::get(C, {I64, Dims, Dims, Dims, I64, I64, I64, I64, I64, I64, I32, I16, I16});
+  Band = StructType::get(C, {Dims, I32, I32, Dims, Dims, I64, I64, I32, I32});
+  BandTerm = StructType::get(C, {I64, Dims, Dims, Dims, I64, I64, I64, I64, I64, I64, Dims, Dims, I64, I64, I32, I16, I16});
   Table = StructType::get(C, {I32, I32, Ptr, Ptr, Ptr, I32, I32, Ptr, Ptr});
 }
 
@@ -77,11 +77,15 @@ CallInst *emitVersionChoice(Module &M, Instruction *Before, const VersionSet &Se
     Terms.push_back(ConstantStruct::get(Ty.Term, {I64(T.span), I64(T.runs), I64(T.run), I64(T.window), I64(T.total),
                                                   I64(T.tiles), I32(T.group), I16(T.flags), I16(T.array)}));
   for (const iopoly_band &B : Set.Bands)
-    Bands.push_back(ConstantStruct::get(Ty.Band, {Dims(B.count), I32(B.dims), I32(B.nest)}));
+    Bands.push_back(ConstantStruct::get(Ty.Band, {Dims(B.count), I32(B.dims), I32(B.nest), Dims(B.lo_step), Dims(B.hi_step),
+                                                  I64(static_cast<uint64_t>(B.lo_first)),
+                                                  I64(static_cast<uint64_t>(B.hi_first)), I32(B.flags), I32(0)}));
   for (const iopoly_band_term &T : Set.BandTerms)
     BandTerms.push_back(ConstantStruct::get(
         Ty.BandTerm, {I64(static_cast<uint64_t>(T.base)), Dims(T.step), Dims(T.from), Dims(T.upto), I64(T.outer), I64(T.outer_pitch),
-                      I64(T.inner), I64(T.inner_pitch), I64(T.run), I64(T.bytes), I32(T.band), I16(T.array), I16(T.flags)}));
+                      I64(T.inner), I64(T.inner_pitch), I64(T.run), I64(T.bytes), Dims(T.inner_step), Dims(T.run_step),
+                      I64(static_cast<uint64_t>(T.inner_first)), I64(static_cast<uint64_t>(T.run_first)), I32(T.band),
+                      I16(T.array), I16(T.flags)}));
   Constant *VersG = Global(Ty.Version, Vers, "iopoly.tile.versions");
   Constant *TermsG = Global(Ty.Term, Terms, "iopoly.tile.terms");
   Constant *BandsG = Global(Ty.Band, Bands, "iopoly.tile.bands");

@@ -260,6 +260,15 @@ void cModel(const FootprintModel &M, std::vector<iopoly_band> &Bands, std::vecto
     for (size_t K = 0; K < B.Count.size(); ++K)
       C.count[K] = B.Count[K];
     C.nest = B.Nest;
+    if (B.Bounded) {
+      C.flags = IOPOLY_BAND_BOUNDED;
+      for (size_t K = 0; K < B.LoStep.size() && K < IOPOLY_BAND_MAX_DIMS; ++K) {
+        C.lo_step[K] = B.LoStep[K];
+        C.hi_step[K] = B.HiStep[K];
+      }
+      C.lo_first = B.LoFirst;
+      C.hi_first = B.HiFirst;
+    }
     Bands.push_back(C);
   }
   for (const ModelTerm &T : M.Terms) {
@@ -279,7 +288,16 @@ void cModel(const FootprintModel &M, std::vector<iopoly_band> &Bands, std::vecto
     C.bytes = T.Bytes;
     C.band = T.Band;
     C.array = static_cast<uint16_t>(T.Array);
-    C.flags = static_cast<uint16_t>((T.Writes ? IOPOLY_BAND_TERM_WRITES : 0) | (T.Reads ? IOPOLY_BAND_TERM_READS : 0));
+    C.flags = static_cast<uint16_t>((T.Writes ? IOPOLY_BAND_TERM_WRITES : 0) | (T.Reads ? IOPOLY_BAND_TERM_READS : 0) |
+                                    (T.Varies ? IOPOLY_BAND_TERM_VARIES : 0));
+    if (T.Varies) {
+      for (size_t K = 0; K < T.InnerStep.size() && K < IOPOLY_BAND_MAX_DIMS; ++K) {
+        C.inner_step[K] = T.InnerStep[K];
+        C.run_step[K] = T.RunStep[K];
+      }
+      C.inner_first = T.InnerFirst;
+      C.run_first = T.RunFirst;
+    }
     Terms.push_back(C);
   }
 }
@@ -534,9 +552,11 @@ PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager 
     if (V >= NumTiled && V < NumTiled + B.Versions.size())
       Models[V] = B.Versions[V - NumTiled].Model;
     else if (V < NumTiled) // by its tile loops: the unit, the streamed step
-      Modelled = modelSchedule(atParams(Schedules[V], Rep), P.Arrays, Models[V], WhyNoModel, /*MaxDepth=*/2);
+      Modelled = modelSchedule(atParams(Schedules[V], Rep), P.Arrays, Models[V], WhyNoModel, /*MaxDepth=*/2,
+                               !hasStencilStatement(S));
     else
-      Modelled = modelSchedule(atParams(Schedules[V], Rep), P.Arrays, Models[V], WhyNoModel);
+      Modelled = modelSchedule(atParams(Schedules[V], Rep), P.Arrays, Models[V], WhyNoModel, IOPOLY_BAND_MAX_DIMS,
+                               !hasStencilStatement(S));
   }
   if (!Modelled && !B.Versions.empty()) {
     // Band versions are chosen by their models only.
@@ -607,11 +627,11 @@ PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager 
   }
   // For runs whose data all fit the buffer (no order fetches a stripe
   // twice; the processor's caches decide): Polly's schedule as clo compiles
-  // it, without footprint model, chosen only then. Not for stencils: their
+  // it. Where it can be modelled it is a candidate out of core too. Not for stencils: their
   // original order ran faster than Polly's or as fast (PolyBench heat-3d,
   // jacobi-2d; seidel-2d even; LARGE, bench/results/overhead.md). Not where Polly
   // outlines parallel loops (tasks are the data-tiled units).
-  bool InMemory = false;
+  bool InMemory = false, InMemoryModelled = false;
   if (!Buffer && !hasStencilStatement(S) && !pollyOutlinesParallelLoops()) {
     isl::schedule Clo = cloSchedule(S, SAM, SAR, U);
     const polly::Dependences &DNow =
@@ -622,7 +642,15 @@ PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager 
       Schedules.insert(Schedules.begin() + static_cast<long>(At), Clo);
       DataTerms.insert(DataTerms.begin() + static_cast<long>(At), std::vector<iopoly_tile_term>());
       Flags.insert(Flags.begin() + static_cast<long>(At), IOPOLY_VERSION_IN_MEMORY);
-      Models.insert(Models.begin() + static_cast<long>(At), FootprintModel());
+      // Its footprint model too, where the others have one: out of core it
+      // is then a candidate like them (PolyBench trmm: Polly's tiles fetch
+      // 5x less than the original order at 1/2 of the data).
+      FootprintModel CloModel;
+      std::string WhyNot;
+      if (Modelled && !modelSchedule(atParams(Clo, Rep), P.Arrays, CloModel, WhyNot))
+        CloModel = FootprintModel();
+      InMemoryModelled = !CloModel.Bands.empty();
+      Models.insert(Models.begin() + static_cast<long>(At), CloModel);
       Set = buildSet();
       InMemory = true;
     }
@@ -697,7 +725,10 @@ PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager 
                     (Rows ? "Polly's schedule with rows innermost in tiles of " : "Polly's schedule in tiles of ") + Tiles;
     }
     if (InMemory)
-      Versions += std::string(Versions.empty() ? "" : ", ") + "Polly's schedule as in mode=clo (for data that fit the buffer)";
+      Versions += std::string(Versions.empty() ? "" : ", ") +
+                  (InMemoryModelled ? "Polly's schedule as in mode=clo (for data that fit the buffer, and wherever its "
+                                      "model is the cheapest)"
+                                    : "Polly's schedule as in mode=clo (for data that fit the buffer)");
     Versions += " and the original order, one chosen at run time from the buffer and stripe";
     NumVersions += Last;
   }

@@ -60,7 +60,10 @@ TEST(TileTableLayout, EveryStructMatchesTheHeader) {
                  offsetof(iopoly_tile_version, model_count), offsetof(iopoly_tile_version, flags),
                  offsetof(iopoly_tile_version, reserved)},
                 sizeof(iopoly_tile_version));
-  expectOffsets(DL, Ty.Band, {offsetof(iopoly_band, count), offsetof(iopoly_band, dims), offsetof(iopoly_band, nest)},
+  expectOffsets(DL, Ty.Band,
+                {offsetof(iopoly_band, count), offsetof(iopoly_band, dims), offsetof(iopoly_band, nest),
+                 offsetof(iopoly_band, lo_step), offsetof(iopoly_band, hi_step), offsetof(iopoly_band, lo_first),
+                 offsetof(iopoly_band, hi_first), offsetof(iopoly_band, flags), offsetof(iopoly_band, reserved)},
                 sizeof(iopoly_band));
   expectOffsets(DL, Ty.BandTerm,
                 {offsetof(iopoly_band_term, base), offsetof(iopoly_band_term, step),
@@ -68,6 +71,8 @@ TEST(TileTableLayout, EveryStructMatchesTheHeader) {
                  offsetof(iopoly_band_term, outer), offsetof(iopoly_band_term, outer_pitch),
                  offsetof(iopoly_band_term, inner), offsetof(iopoly_band_term, inner_pitch),
                  offsetof(iopoly_band_term, run), offsetof(iopoly_band_term, bytes),
+                 offsetof(iopoly_band_term, inner_step), offsetof(iopoly_band_term, run_step),
+                 offsetof(iopoly_band_term, inner_first), offsetof(iopoly_band_term, run_first),
                  offsetof(iopoly_band_term, band), offsetof(iopoly_band_term, array),
                  offsetof(iopoly_band_term, flags)},
                 sizeof(iopoly_band_term));

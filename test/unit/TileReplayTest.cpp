@@ -4,7 +4,8 @@
 //
 // common/TileReplay.h and common/TileChoice.h on hand-built tables whose
 // counts can be worked out on paper: sweeps, reuse between nests, the depth
-// a nest is replayed at, sampling, and the choice between versions. As in
+// a nest is replayed at, triangular nests, sampling, and the choice between
+// versions. As in
 // the runtime, a stripe is fetched when it comes into the buffer, but not
 // the first time when it is only written; one evicted dirty is written back
 // (a request).
@@ -238,6 +239,90 @@ TEST(TileReplay, ALargeNestIsSampledAndScaled) {
   // Every stripe written once and evicted: a write-back each (but the last
   // 64 of the part replayed), scaled to the whole nest.
   EXPECT_NEAR(R.Cost, 4096.0 * 1024, 64.0 * 4096 / 21 + 1);
+}
+
+/// A triangular nest: for k < 64, read element 0 of rows 0 .. k of a
+/// 64-row array whose rows are a stripe each (PolyBench trmm's column
+/// walks, in Polly's order). Modelled at depth 0 (all of it), depth 1 (one
+/// k: rows 0 .. k, a tile that grows with k) and depth 2 (one element);
+/// \p Triangular: with the tile's growth and the inner loop's bound (else
+/// the largest tile and the box, as a model without them would say).
+void triangle(Table &T, bool Triangular) {
+  T.band(0, {});
+  T.term(0, 0, {}, 64, 8, S, 64 * S, /*Writes=*/false, /*Reads=*/true);
+  T.band(0, {64});
+  T.term(0, 0, {0}, 64, 8, S, 64 * S, false, true);
+  if (Triangular) {
+    T.Terms.back().flags |= IOPOLY_BAND_TERM_VARIES;
+    T.Terms.back().inner_first = 1; // rows 0 .. k: k + 1 runs
+    T.Terms.back().inner_step[0] = 1;
+    T.Terms.back().run_first = 8;
+  }
+  uint32_t Inner = T.band(0, {64, 64});
+  if (Triangular) {
+    T.Bands[Inner].flags = IOPOLY_BAND_BOUNDED; // i from 0 to k
+    T.Bands[Inner].hi_step[0] = 1;
+  }
+  T.term(0, 0, {0, static_cast<int64_t>(S)}, 1, 8, 0, 64 * S, false, true);
+}
+
+TEST(TileReplay, ATriangularNestIsReplayedTileByTile) {
+  // 32 frames (24 for a tile): the tiles of k <= 22 fit and are replayed
+  // whole; the others element by element, i up to k only. As the runtime's
+  // LRU buffer would: one fetch per k while rows 0 .. k fit the buffer
+  // (k <= 32: row 0 is still there when k = 32 starts), then every row of
+  // the column again (k + 1).
+  Table T;
+  T.version();
+  triangle(T, true);
+  iopoly_tile_table Tab = T.table();
+  ModelReplay R = replayModel(Tab, 0, S, 32);
+  EXPECT_DOUBLE_EQ(R.Fetches, 33 + (34 + 64) * 31 / 2);
+  EXPECT_FALSE(R.Sampled);
+  // Without the triangle: the whole column for every k.
+  Table Box;
+  Box.version();
+  triangle(Box, false);
+  iopoly_tile_table BoxTab = Box.table();
+  EXPECT_DOUBLE_EQ(replayModel(BoxTab, 0, S, 32).Fetches, 64 * 64);
+  // All of it fits: each row once.
+  EXPECT_DOUBLE_EQ(replayModel(Tab, 0, S, 128).Fetches, 64);
+}
+
+TEST(TileReplay, ASampledTriangleIsReplayedAcrossItsLoop) {
+  // Along k the tiles grow: a budget that keeps 8 iterations of k takes
+  // them spread over the loop (k = 4, 12, ..., 60), not the first
+  // (smallest) ones: 5 + 8 + 8 + 8 rows fetched up to k = 28, 8 at k = 36
+  // (rows 0 .. 28 are still there), then 45 + 53 + 61 (every row of the
+  // column), scaled by 64 / 8: 1,568 (1,552 replayed whole; 29 x 8 = 232
+  // from the first 8 iterations).
+  Table T;
+  T.version();
+  triangle(T, true);
+  iopoly_tile_table Tab = T.table();
+  ModelReplay R = replayModel(Tab, 0, S, 32, FetchCost(), /*Budget=*/1024);
+  EXPECT_TRUE(R.Sampled);
+  EXPECT_DOUBLE_EQ(R.Fetches, 1568);
+}
+
+TEST(TileChoice, TheVersionForDataThatFitIsCostedWhereItHasAModel) {
+  Table T;
+  T.version(8, IOPOLY_VERSION_BANDS);
+  sweep(T, 0, 100);
+  sweep(T, 1, 100);
+  // Polly's schedule as clo compiles it, with its model: the cheapest
+  // version out of core too.
+  T.version(32, IOPOLY_VERSION_IN_MEMORY);
+  sweep(T, 0, 100);
+  T.version();
+  sweep(T, 0, 100);
+  sweep(T, 1, 100);
+  sweep(T, 2, 100);
+  iopoly_tile_table Tab = T.table();
+  std::vector<VersionEstimate> E;
+  EXPECT_EQ(chooseTileVersion(Tab, S, 16, &E), 1u);
+  EXPECT_DOUBLE_EQ(E[1].Cost, 84);
+  EXPECT_TRUE(E[1].Fits);
 }
 
 TEST(TileChoice, TheCheapestReplayedVersionRuns) {

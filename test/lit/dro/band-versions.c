@@ -29,7 +29,7 @@
 // By default (versions=plausible) only the versions the run-time choice
 // takes for some plausible run are compiled: here none of the data-tiled
 // ones; at this buffer one of Polly's tiled schedules is chosen.
-// PLAUSIBLE: remark: dro-wp: tiled the loops here in Polly's schedule: {{.*}}(by their data: no plausible run needs those versions); versions: Polly's schedule in tiles of {{[0-9, ]+}}, Polly's schedule as in mode=clo (for data that fit the buffer) and the original order
+// PLAUSIBLE: remark: dro-wp: tiled the loops here in Polly's schedule: {{.*}}(by their data: no plausible run needs those versions); versions: Polly's schedule in tiles of {{[0-9, ]+}}, Polly's schedule as in mode=clo (for data that fit the buffer{{(, and wherever its model is the cheapest)?}}) and the original order
 //
 // REMARK: remark: dro-wp: tiled the loops here {{.*}}versions: {{.*}}Polly's schedule in tiles of 4, 8, 16, 32{{.*}} and the original order, one chosen at run time
 // CHOSEN: iopoly: loops at {{.*}}band-versions.c:{{[0-9]+}}: version {{[0-9]+}} of {{[0-9]+}} chosen for 4096-byte stripes and a buffer of 16 stripes
@@ -38,7 +38,7 @@
 // tiling (clo) about 1,200; the chosen version fewer than 1,000.
 // STATS: "stripe_fetches":{{[0-9][0-9]?[0-9]?}},
 // FIT: iopoly: loops at {{.*}}band-versions.c:{{[0-9]+}}: version [[V:[0-9]+]] of {{[0-9]+}} chosen
-// FIT-SAME: {{ }}[[V]]: 0/0/0.00 (Polly's schedule as in mode=clo, for data that fit)
+// FIT-SAME: {{ }}[[V]]: {{[0-9]+}}/0/0.00 (Polly's schedule as in mode=clo, for data that fit)
 #include <iopoly.h>
 #include <stdio.h>
 

@@ -22,7 +22,7 @@
 // RUN: FileCheck %s --check-prefix=WP < %t.wp.stats
 //
 // REMARK: outer-loop-params.c:[[@LINE+12]]:{{[0-9]+}}: remark: dro-wp leaves the loops here in their order {{.*}}'sqrt'
-// REMARK: remark: dro-wp: tiled the loops here {{.*}}; versions: {{.*}}Polly's schedule in tiles of 4, 8, 16, 32{{(, Polly's schedule with rows innermost in tiles of [0-9, ]+)?}}, Polly's schedule as in mode=clo (for data that fit the buffer) and the original order
+// REMARK: remark: dro-wp: tiled the loops here {{.*}}; versions: {{.*}}Polly's schedule in tiles of 4, 8, 16, 32{{(, Polly's schedule with rows innermost in tiles of [0-9, ]+)?}}, Polly's schedule as in mode=clo (for data that fit the buffer{{(, and wherever its model is the cheapest)?}}) and the original order
 // WP: "stripe_fetches":{{[0-9]?[0-9][0-9][0-9][0-9]}},
 #include <iopoly.h>
 #include <math.h>
