@@ -220,6 +220,36 @@ struct Slope {
   std::vector<std::vector<int64_t>> PerLoop; ///< per loop, per subscript
 };
 
+/// Tiles of \p Dom other than \p P where a linear description measured at
+/// P is checked: a quarter and three quarters of the way along every loop
+/// of its box (those in \p Dom).
+std::vector<std::vector<long>> checkTiles(const isl::set &Dom, unsigned Dims, const std::vector<long> &P) {
+  std::vector<std::vector<long>> Out;
+  SetBox Box = boxOfSet(Dom, Dims);
+  if (!Box.bounded())
+    return Out;
+  for (double F : {0.25, 0.75}) {
+    std::vector<long> Q(Dims);
+    isl_point *Pt = isl_point_zero(Dom.get_space().release());
+    for (unsigned D = 0; D < Dims; ++D) {
+      Q[D] = Box.Lo[D] + std::lround(F * static_cast<double>(Box.Hi[D] - Box.Lo[D]));
+      Pt = isl_point_set_coordinate_val(Pt, isl_dim_set, static_cast<int>(D), isl_val_int_from_si(Dom.ctx().get(), Q[D]));
+    }
+    isl::point X = isl::manage(Pt);
+    if (Q != P && !X.is_null() && isl::set(X).is_subset(Dom))
+      Out.push_back(Q);
+  }
+  return Out;
+}
+
+/// \p P with its coordinates set to \p Q.
+isl::point pointAt(const isl::point &P, const std::vector<long> &Q) {
+  isl_point *Pt = P.copy();
+  for (unsigned D = 0; D < Q.size(); ++D)
+    Pt = isl_point_set_coordinate_val(Pt, isl_dim_set, static_cast<int>(D), isl_val_int_from_si(P.ctx().get(), Q[D]));
+  return isl::manage(Pt);
+}
+
 /// The slope of the tiles of { tile -> elements } \p K at tile \p P, whose
 /// largest extents over all tiles are \p Max: none where P's are the
 /// largest (rectangular loops, and the full tiles of Polly's; this keeps
@@ -249,6 +279,26 @@ Slope slopeOf(const isl::map &K, const isl::point &P, unsigned Dims, unsigned N,
     for (unsigned J = 0; J < By.size(); ++J) {
       S.PerLoop[D][J] = By[J];
       S.Varies |= By[J] != 0;
+    }
+  }
+  if (!S.Varies)
+    return S;
+  // Far from P too: the extents the slope predicts (within the largest
+  // tile's) must be those measured. A tiled triangle's tiles change
+  // piecewise, not linearly (PolyBench lu's tiles of 32 were estimated
+  // at a third of what they fetch).
+  std::vector<long> C = coordinates(P, Dims);
+  for (const std::vector<long> &Q : checkTiles(K.domain(), Dims, C)) {
+    std::vector<uint64_t> Got;
+    if (!extentsOf(elementsAt(K, pointAt(P, Q)), N, Got))
+      return Slope();
+    for (unsigned J = 0; J < N; ++J) {
+      int64_t Want = static_cast<int64_t>(S.Here[J]);
+      for (unsigned D = 0; D < Dims; ++D)
+        Want += S.PerLoop[D][J] * (Q[D] - C[D]);
+      Want = std::clamp<int64_t>(Want, 0, static_cast<int64_t>(Max[J]));
+      if (static_cast<uint64_t>(Want) != Got[J])
+        return Slope();
     }
   }
   return S;
@@ -428,6 +478,20 @@ void lastLoopBounds(const isl::set &R, unsigned Dims, const std::vector<long> &L
   // its tiles well (PolyBench seidel-2d: 17x the fetches estimated).
   if (LoStep == HiStep)
     return;
+  // Far from that tile too, as for a tile's extents (slopeOf).
+  long BoxLo = Lo[L], BoxHi = Lo[L] + static_cast<long>(Band.Count[L]) - 1;
+  for (const std::vector<long> &C : checkTiles(Outer, L, Q)) {
+    long F, La;
+    if (!lastLoopAt(R, C, F, La))
+      return;
+    long WantLo = First, WantHi = Last;
+    for (unsigned D = 0; D < L; ++D) {
+      WantLo += LoStep[D] * (C[D] - Q[D]);
+      WantHi += HiStep[D] * (C[D] - Q[D]);
+    }
+    if (std::clamp(WantLo, BoxLo, BoxHi) != F || std::clamp(WantHi, BoxLo, BoxHi) != La)
+      return;
+  }
   Band.Bounded = true;
   Band.LoFirst = First - Lo[L];
   Band.HiFirst = Last - Lo[L];
