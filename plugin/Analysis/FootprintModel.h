@@ -87,7 +87,8 @@ struct FootprintModel {
 /// loops (partial tiles aside). Triangular loops are modelled too, where
 /// their bounds and their tiles' extents are linear in the outer loops
 /// (measured at a representative tile, checked at its neighbours on both
-/// sides): a loop's bounds (ModelBand::Bounded) and the runs of its tiles
+/// sides and a quarter and three quarters of the way along the loops): a
+/// loop's bounds (ModelBand::Bounded) and the runs of its tiles
 /// (ModelTerm::Varies); elsewhere the box and the largest tile stand (the
 /// diagonal tiles of a tiled triangle). Not of the loops inside a
 /// data-tiled unit (their bounds depend on the unit), which are modelled
