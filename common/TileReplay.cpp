@@ -6,7 +6,6 @@
 #include "TileReplay.h"
 
 #include <algorithm>
-#include <climits>
 #include <cstdint>
 #include <map>
 #include <tuple>

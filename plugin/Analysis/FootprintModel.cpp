@@ -61,24 +61,30 @@ SetBox boxOfSet(const isl::set &S, unsigned Dims) {
   return B;
 }
 
+/// The point \p F of the way along every loop of \p Dom's (bounded) box
+/// \p Box, if it is in \p Dom (a cheap membership test); else null.
+isl::point pointOfBox(const isl::set &Dom, const SetBox &Box, unsigned Dims, double F) {
+  isl_point *P = isl_point_zero(Dom.get_space().release());
+  for (unsigned D = 0; D < Dims; ++D) {
+    long C = Box.Lo[D] + std::lround(F * static_cast<double>(Box.Hi[D] - Box.Lo[D]));
+    P = isl_point_set_coordinate_val(P, isl_dim_set, static_cast<int>(D), isl_val_int_from_si(Dom.ctx().get(), C));
+  }
+  isl::point Pt = isl::manage(P);
+  if (Pt.is_null() || !isl::set(Pt).is_subset(Dom))
+    return isl::point();
+  return Pt;
+}
+
 /// The tile where a pattern is measured: the middle of \p Dom's box \p Box
-/// if it is in \p Dom (a cheap membership test), else a quarter or three
-/// quarters of the way, else \p Dom's lexicographically last point, else
-/// any. Null when the box is unbounded.
+/// if it is in \p Dom, else a quarter or three quarters of the way, else
+/// \p Dom's lexicographically last point, else any. Null when the box is
+/// unbounded.
 isl::point representativeTile(const isl::set &Dom, const SetBox &Box, unsigned Dims) {
   if (!Box.bounded())
     return isl::point();
-  const std::vector<long> &Lo = Box.Lo, &Hi = Box.Hi;
-  for (double F : {0.5, 0.25, 0.75}) {
-    isl_point *P = isl_point_zero(Dom.get_space().release());
-    for (unsigned D = 0; D < Dims; ++D) {
-      long C = Lo[D] + std::lround(F * static_cast<double>(Hi[D] - Lo[D]));
-      P = isl_point_set_coordinate_val(P, isl_dim_set, static_cast<int>(D), isl_val_int_from_si(Dom.ctx().get(), C));
-    }
-    isl::point Pt = isl::manage(P);
-    if (!Pt.is_null() && isl::set(Pt).is_subset(Dom))
+  for (double F : {0.5, 0.25, 0.75})
+    if (isl::point Pt = pointOfBox(Dom, Box, Dims, F); !Pt.is_null())
       return Pt;
-  }
   isl::set Last = Dom.lexmax();
   if (!Last.is_null() && !Last.is_empty())
     return Last.sample_point();
@@ -220,34 +226,18 @@ struct Slope {
   std::vector<std::vector<int64_t>> PerLoop; ///< per loop, per subscript
 };
 
-/// Tiles of \p Dom other than \p P where a linear description measured at
-/// P is checked: a quarter and three quarters of the way along every loop
-/// of its box (those in \p Dom).
-std::vector<std::vector<long>> checkTiles(const isl::set &Dom, unsigned Dims, const std::vector<long> &P) {
-  std::vector<std::vector<long>> Out;
+/// Tiles of \p Dom where a linear description measured at another tile is
+/// checked: a quarter and three quarters of the way along every loop of
+/// its box (those in \p Dom).
+std::vector<isl::point> checkTiles(const isl::set &Dom, unsigned Dims) {
+  std::vector<isl::point> Out;
   SetBox Box = boxOfSet(Dom, Dims);
   if (!Box.bounded())
     return Out;
-  for (double F : {0.25, 0.75}) {
-    std::vector<long> Q(Dims);
-    isl_point *Pt = isl_point_zero(Dom.get_space().release());
-    for (unsigned D = 0; D < Dims; ++D) {
-      Q[D] = Box.Lo[D] + std::lround(F * static_cast<double>(Box.Hi[D] - Box.Lo[D]));
-      Pt = isl_point_set_coordinate_val(Pt, isl_dim_set, static_cast<int>(D), isl_val_int_from_si(Dom.ctx().get(), Q[D]));
-    }
-    isl::point X = isl::manage(Pt);
-    if (Q != P && !X.is_null() && isl::set(X).is_subset(Dom))
-      Out.push_back(Q);
-  }
+  for (double F : {0.25, 0.75})
+    if (isl::point Pt = pointOfBox(Dom, Box, Dims, F); !Pt.is_null())
+      Out.push_back(Pt);
   return Out;
-}
-
-/// \p P with its coordinates set to \p Q.
-isl::point pointAt(const isl::point &P, const std::vector<long> &Q) {
-  isl_point *Pt = P.copy();
-  for (unsigned D = 0; D < Q.size(); ++D)
-    Pt = isl_point_set_coordinate_val(Pt, isl_dim_set, static_cast<int>(D), isl_val_int_from_si(P.ctx().get(), Q[D]));
-  return isl::manage(Pt);
 }
 
 /// The slope of the tiles of { tile -> elements } \p K at tile \p P, whose
@@ -256,7 +246,7 @@ isl::point pointAt(const isl::point &P, const std::vector<long> &Q) {
 /// the compile time of those unchanged), else from P's neighbours.
 Slope slopeOf(const isl::map &K, const isl::point &P, unsigned Dims, unsigned N, const std::vector<uint64_t> &Max) {
   Slope S;
-  if (!modelTriangles() || !extentsOf(elementsAt(K, P), N, S.Here) || S.Here == Max)
+  if (!extentsOf(elementsAt(K, P), N, S.Here) || S.Here == Max)
     return S;
   S.PerLoop.assign(Dims, std::vector<int64_t>(N, 0));
   for (unsigned D = 0; D < Dims; ++D) {
@@ -288,9 +278,10 @@ Slope slopeOf(const isl::map &K, const isl::point &P, unsigned Dims, unsigned N,
   // piecewise, not linearly (PolyBench lu's tiles of 32 were estimated
   // at a third of what they fetch).
   std::vector<long> C = coordinates(P, Dims);
-  for (const std::vector<long> &Q : checkTiles(K.domain(), Dims, C)) {
+  for (const isl::point &At : checkTiles(K.domain(), Dims)) {
+    std::vector<long> Q = coordinates(At, Dims);
     std::vector<uint64_t> Got;
-    if (!extentsOf(elementsAt(K, pointAt(P, Q)), N, Got))
+    if (!extentsOf(elementsAt(K, At), N, Got))
       return Slope();
     for (unsigned J = 0; J < N; ++J) {
       int64_t Want = static_cast<int64_t>(S.Here[J]);
@@ -337,7 +328,8 @@ void applySlope(const DiskArray &A, const std::vector<uint64_t> &Max, const Slop
 /// (from that tile's neighbours), and the largest extent of each subscript
 /// over all tiles. The first byte is asked of one tile at a time (small
 /// integer programs), not as a parametric optimum over all tiles.
-bool placeTiles(const isl::map &K, const isl::point &P, unsigned Dims, const DiskArray &A,
+/// With \p Triangles, \p Sl gets how the tiles' extents change (slopeOf).
+bool placeTiles(const isl::map &K, const isl::point &P, unsigned Dims, const DiskArray &A, bool Triangles,
                 long &At, std::vector<int64_t> &Step, std::vector<uint64_t> &Ext, Slope &Sl) {
   if (P.is_null())
     return false;
@@ -357,7 +349,8 @@ bool placeTiles(const isl::map &K, const isl::point &P, unsigned Dims, const Dis
   unsigned N = static_cast<unsigned>(A.Stride.size());
   if (!subscriptExtents(K, N, Ext))
     return false;
-  Sl = slopeOf(K, P, Dims, N, Ext);
+  if (Triangles)
+    Sl = slopeOf(K, P, Dims, N, Ext);
   return true;
 }
 
@@ -442,7 +435,7 @@ bool lastLoopAt(const isl::set &R, const std::vector<long> &Q, long &First, long
 /// that tile's neighbours (both sides must agree: a triangle, not the
 /// diagonal tiles of a tiled one).
 void lastLoopBounds(const isl::set &R, unsigned Dims, const std::vector<long> &Lo, ModelBand &Band) {
-  if (Dims < 2 || !modelTriangles())
+  if (Dims < 2)
     return;
   unsigned L = Dims - 1;
   isl::set Outer = R.project_out(isl::dim::set, L, 1);
@@ -480,7 +473,8 @@ void lastLoopBounds(const isl::set &R, unsigned Dims, const std::vector<long> &L
     return;
   // Far from that tile too, as for a tile's extents (slopeOf).
   long BoxLo = Lo[L], BoxHi = Lo[L] + static_cast<long>(Band.Count[L]) - 1;
-  for (const std::vector<long> &C : checkTiles(Outer, L, Q)) {
+  for (const isl::point &At : checkTiles(Outer, L)) {
+    std::vector<long> C = coordinates(At, L);
     long F, La;
     if (!lastLoopAt(R, C, F, La))
       return;
@@ -506,9 +500,10 @@ void lastLoopBounds(const isl::set &R, unsigned Dims, const std::vector<long> &L
 }
 
 /// Models the nest \p Tiles (instances -> their first \p Dims loops) as band
-/// \p Index; false (with \p Why) when it cannot.
+/// \p Index (with \p Triangles, its triangular loops as they run); false
+/// (with \p Why) when it cannot.
 bool modelBand(const isl::union_map &Tiles, unsigned Dims, unsigned Index, const std::vector<DiskArray> &Arrays,
-               ModelBand &Band, std::vector<ModelTerm> &Terms, std::string &Why) {
+               bool Triangles, ModelBand &Band, std::vector<ModelTerm> &Terms, std::string &Why) {
   // Iterations of each loop.
   std::vector<long> Lo(Dims, 0);
   if (Dims) {
@@ -525,7 +520,8 @@ bool modelBand(const isl::union_map &Tiles, unsigned Dims, unsigned Index, const
       Lo[D] = L.get_num_si();
       Band.Count.push_back(static_cast<uint64_t>(H.get_num_si() - Lo[D] + 1));
     }
-    lastLoopBounds(R, Dims, Lo, Band);
+    if (Triangles)
+      lastLoopBounds(R, Dims, Lo, Band);
   }
   // Each access as { tile -> elements }, one term per array and step: the
   // neighbours a stencil reads move with the tile together, and the term
@@ -616,10 +612,10 @@ bool modelBand(const isl::union_map &Tiles, unsigned Dims, unsigned Index, const
             StmtTile = representativeTile(StmtRange, Box, Dims);
           }
           Tile = *StmtTile;
-          if (!placeTiles(K, Tile, Dims, Arrays[A], At, Step, Ext, Sl)) {
+          if (!placeTiles(K, Tile, Dims, Arrays[A], Triangles, At, Step, Ext, Sl)) {
             isl::set Dom = K.domain();
             Tile = representativeTile(Dom, boxOfSet(Dom, Dims), Dims);
-            if (!placeTiles(K, Tile, Dims, Arrays[A], At, Step, Ext, Sl))
+            if (!placeTiles(K, Tile, Dims, Arrays[A], Triangles, At, Step, Ext, Sl))
               return Why = "the bytes of '" + Arrays[A].Name + "' one iteration touches could not be modelled", false;
           }
           Done.push_back({A, Rel, Tile, At, Step, Ext, Sl});
@@ -723,6 +719,7 @@ bool modelBand(const isl::union_map &Tiles, unsigned Dims, unsigned Index, const
 bool modelSchedule(const isl::schedule &Sched, const std::vector<DiskArray> &Arrays, FootprintModel &Out,
                    std::string &Why, unsigned MaxDepth, bool Triangles) {
   Out = FootprintModel();
+  Triangles &= modelTriangles(); // (off by -iopoly-model-triangles=false, for comparison)
   // An unbounded optimum is an answer here ("cannot be modelled"), not a
   // reason to abort the compiler.
   struct ContinueOnError {
@@ -747,8 +744,8 @@ bool modelSchedule(const isl::schedule &Sched, const std::vector<DiskArray> &Arr
       Band.Nest = N;
       std::vector<ModelTerm> Terms;
       std::string WhyNot;
-      if (!modelBand(outerLoops(Nests[N], D), D, static_cast<unsigned>(Out.Bands.size()), Arrays, Band, Terms,
-                     WhyNot)) {
+      if (!modelBand(outerLoops(Nests[N], D), D, static_cast<unsigned>(Out.Bands.size()), Arrays, Triangles, Band,
+                     Terms, WhyNot)) {
         // Deeper models include these loops too.
         if (!Modelled)
           return Why = WhyNot, false;
@@ -768,12 +765,6 @@ bool modelSchedule(const isl::schedule &Sched, const std::vector<DiskArray> &Arr
       if (Runs <= 4 && Longest <= 4096)
         break;
     }
-  }
-  if (!Triangles) {
-    for (ModelBand &B : Out.Bands)
-      B.Bounded = false;
-    for (ModelTerm &T : Out.Terms)
-      T.Varies = false;
   }
   return true;
 }
