@@ -84,12 +84,12 @@ uint32_t pickTileVersion(const iopoly_tile_table &T, uint64_t Stripe, uint64_t F
   if (Replay) {
     // The cheapest version whose tiles fit (the replay cannot see how a
     // tile that does not fit thrashes); the original order unless a version
-    // saves more than 2% of its cost (the model is not exact; the original
-    // order is the program as written); none whose model is off the arrays.
+    // saves enough of its cost (MaxCostAgainstOriginal); none whose model
+    // is off the arrays.
     double BestCost = Est[Orig].Cost;
     for (uint32_t V = 0; V < Orig; ++V)
       if (!excluded(V) && Est[V].Fits && Est[V].Outside <= MaxModelOutside && Est[V].Cost < BestCost &&
-          Est[V].Cost < 0.98 * Est[Orig].Cost) {
+          Est[V].Cost < MaxCostAgainstOriginal * Est[Orig].Cost) {
         Best = V;
         BestCost = Est[V].Cost;
       }
