@@ -25,9 +25,9 @@
 #include "polly/ScopPass.h"
 
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
 
 #include "isl/schedule.h"
-#include "llvm/Support/CommandLine.h"
 
 using namespace llvm;
 
@@ -122,7 +122,8 @@ struct RestructurePass : PassInfoMixin<RestructurePass> {
                         polly::SPMUpdater &U) {
     isl::schedule Before = S.getScheduleTree();
     PreservedAnalyses PA = Restructure.run(S, SAM, AR, U);
-    if (!pollyOutlinesParallelLoops() && isl_schedule_plain_is_equal(Before.get(), S.getScheduleTree().get()) == isl_bool_true)
+    bool Kept = isl_schedule_plain_is_equal(Before.get(), S.getScheduleTree().get()) == isl_bool_true;
+    if (Kept && !pollyOutlinesParallelLoops())
       return PA;
     PA.intersect(polly::CodeGenerationPass().run(S, SAM, AR, U));
     return PA;
