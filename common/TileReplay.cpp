@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace iopoly {
@@ -236,22 +237,33 @@ struct Placed {
 /// buffer size, so computed once per band and stripe size
 /// (ReplayWalks) and replayed through buffers of each size.
 struct BandWalk {
-  /// One stripe touched; a run of touches to one stripe is one step (the
-  /// later ones find it at the LRU's front: they only dirty it).
+  /// One stripe touched, packed in a word (walks of millions of steps are
+  /// kept): the stripe in bits 0-47, the array in 48-61 (an index within
+  /// the SCoP, wrapped past 16383), whether it is written and read in bits
+  /// 62 and 63. A run of touches to one
+  /// stripe is one step (the later ones find it at the LRU's front: they
+  /// only dirty it).
   struct Step {
-    uint64_t Key;
-    bool Write, Read;
+    static constexpr uint64_t WriteBit = 1ULL << 62, ReadBit = 1ULL << 63;
+    static uint64_t key(uint32_t Array, uint64_t Stripe, bool Write, bool Read) {
+      return (static_cast<uint64_t>(Array & 0x3FFF) << 48) | Stripe | (Write ? WriteBit : 0) | (Read ? ReadBit : 0);
+    }
+    uint64_t Bits;
+    uint64_t key() const { return Bits & ~(WriteBit | ReadBit); }
+    bool write() const { return Bits & WriteBit; }
+    bool read() const { return Bits & ReadBit; }
   };
   std::vector<Step> Steps;
   double Share = 1;     ///< share of the band's tiles walked
   bool Sampled = false; ///< Share < 1
   Placed Bytes;         ///< bytes the walk placed
 
-  void add(uint64_t Key, bool Write, bool Read) {
-    if (!Steps.empty() && Steps.back().Key == Key)
-      Steps.back().Write |= Write;
+  /// Adds a touch (Step bits).
+  void add(uint64_t Bits) {
+    if (!Steps.empty() && ((Steps.back().Bits ^ Bits) & ~(Step::WriteBit | Step::ReadBit)) == 0)
+      Steps.back().Bits |= Bits & Step::WriteBit;
     else
-      Steps.push_back({Key, Write, Read});
+      Steps.push_back({Bits});
   }
 };
 
@@ -306,65 +318,95 @@ uint64_t tileStripesAt(const iopoly_band_term *Terms, uint32_t First, uint32_t L
   return N;
 }
 
-/// One stripe a tile touches, and where in the walk of its term it comes.
-struct Touch {
-  double At; ///< position in its term's walk, from 0 to 1
-  uint64_t Key;
-  uint32_t Seq; ///< order pushed
-  bool Write, Read;
+/// The stripes one term touches in a tile, in its order: [Begin, End) of
+/// the tile's list.
+struct TermRun {
+  size_t Begin, End;
+};
+
+/// Scratch of touchTile, kept between tiles (a walk touches millions).
+struct TileScratch {
+  std::vector<uint64_t> Keys;
+  std::vector<TermRun> Runs;
+  std::vector<size_t> At;
+  std::vector<std::pair<double, size_t>> Heap; ///< each term's next touch: (position, term)
 };
 
 void touchTile(BandWalk &Out, const iopoly_band_term *Terms, uint32_t First, uint32_t Last, const uint64_t *Coord,
-               uint32_t Dims, uint64_t Stripe, std::vector<Touch> &Walk) {
-  Placed &P = Out.Bytes;
+               uint32_t Dims, uint64_t Stripe, TileScratch &W) {
+  double All = 0, Outside = 0;
   // What a tile only writes (an initialisation fused with its use) is
   // taken to come first. Otherwise the loops inside a tile walk its arrays
   // together: the stripes of its terms are requested in turn, each term's
   // in its own order, as far along as the others (two rows read in step
   // alternate between their files on each disk).
   for (int WriteOnly = 1; WriteOnly >= 0; --WriteOnly) {
-    Walk.clear();
+    W.Keys.clear();
+    W.Runs.clear();
     for (uint32_t K = First; K < Last; ++K) {
       const iopoly_band_term &T = Terms[K];
-      if (!appliesAt(T, Coord, Dims))
-        continue;
       bool Write = T.flags & IOPOLY_BAND_TERM_WRITES;
       bool Read = T.flags & IOPOLY_BAND_TERM_READS;
-      if ((Write && !Read) != static_cast<bool>(WriteOnly))
+      if ((Write && !Read) != static_cast<bool>(WriteOnly) || !appliesAt(T, Coord, Dims))
         continue;
       int64_t Start = T.base;
       for (uint32_t D = 0; D < Dims; ++D)
         Start += T.step[D] * static_cast<int64_t>(Coord[D]);
-      uint64_t Key = static_cast<uint64_t>(T.array) << 48;
-      size_t Begin = Walk.size();
+      uint64_t Key = BandWalk::Step::key(T.array, 0, Write, Read);
+      size_t Begin = W.Keys.size();
       uint64_t Inner, Run;
       runsAt(T, Coord, Dims, Inner, Run);
       for (uint64_t O = 0; O < T.outer; ++O)
         for (uint64_t I = 0; I < Inner; ++I) {
           int64_t Lo = Start + static_cast<int64_t>(O * T.outer_pitch + I * T.inner_pitch);
           int64_t Hi = Lo + static_cast<int64_t>(Run) - 1;
-          P.All += static_cast<double>(Run);
+          All += static_cast<double>(Run);
           if (Lo < 0)
             Lo = 0;
           if (T.bytes && Hi >= static_cast<int64_t>(T.bytes))
             Hi = static_cast<int64_t>(T.bytes) - 1;
-          P.Outside += static_cast<double>(Run) - static_cast<double>(std::max<int64_t>(0, Hi - Lo + 1));
+          Outside += static_cast<double>(Run) - static_cast<double>(std::max<int64_t>(0, Hi - Lo + 1));
           if (Lo > Hi)
             continue;
           for (uint64_t S = static_cast<uint64_t>(Lo) / Stripe; S <= static_cast<uint64_t>(Hi) / Stripe; ++S)
-            Walk.push_back({0, Key | S, static_cast<uint32_t>(Walk.size()), Write, Read});
+            W.Keys.push_back(Key | S);
         }
-      double N = static_cast<double>(Walk.size() - Begin);
-      for (size_t J = Begin; J < Walk.size(); ++J)
-        Walk[J].At = (static_cast<double>(J - Begin) + 0.5) / N;
+      if (W.Keys.size() > Begin)
+        W.Runs.push_back({Begin, W.Keys.size()});
     }
-    // By position, then in the order pushed (a stable sort's order).
-    std::sort(Walk.begin(), Walk.end(), [](const Touch &A, const Touch &B) {
-      return A.At < B.At || (A.At == B.At && A.Seq < B.Seq);
-    });
-    for (const Touch &X : Walk)
-      Out.add(X.Key, X.Write, X.Read);
+    if (W.Runs.size() == 1) {
+      for (uint64_t Key : W.Keys)
+        Out.add(Key);
+      continue;
+    }
+    // Merge the terms' lists by position in their own walk, (J + 0.5) / N
+    // for the J-th of N; a tie goes to the earlier term. That is the order
+    // a stable sort by position gives, with a heap of the terms' next
+    // touches.
+    auto at = [&](size_t R, size_t J) {
+      return (static_cast<double>(J) + 0.5) / static_cast<double>(W.Runs[R].End - W.Runs[R].Begin);
+    };
+    auto later = [](const std::pair<double, size_t> &A, const std::pair<double, size_t> &B) { return B < A; };
+    W.Heap.clear();
+    for (size_t R = 0; R < W.Runs.size(); ++R)
+      W.Heap.push_back({at(R, 0), R});
+    std::make_heap(W.Heap.begin(), W.Heap.end(), later);
+    W.At.assign(W.Runs.size(), 0);
+    while (!W.Heap.empty()) {
+      std::pop_heap(W.Heap.begin(), W.Heap.end(), later);
+      size_t R = W.Heap.back().second;
+      size_t J = W.At[R]++;
+      Out.add(W.Keys[W.Runs[R].Begin + J]);
+      if (J + 1 < W.Runs[R].End - W.Runs[R].Begin) {
+        W.Heap.back().first = at(R, J + 1);
+        std::push_heap(W.Heap.begin(), W.Heap.end(), later);
+      } else {
+        W.Heap.pop_back();
+      }
+    }
   }
+  Out.Bytes.All += All;
+  Out.Bytes.Outside += Outside;
 }
 
 /// Whether some of the terms [First, Last) apply to some tiles only along
@@ -378,6 +420,10 @@ bool restrictedAlong(const iopoly_band_term *Terms, uint32_t First, uint32_t Las
 
 /// Longest sequence of statements the sampling of a large nest keeps whole.
 constexpr uint64_t MaxWholeSequence = 16;
+
+/// A nest's walk is planned to at most this many times the budget (see
+/// walkNest).
+constexpr uint64_t MaxWalkBudgets = 16;
 
 /// Runs of iterations a sampled loop along which tiles grow is replayed at.
 constexpr uint64_t SpreadBlocks = 8;
@@ -419,48 +465,73 @@ void walkNest(const iopoly_tile_table &T, const std::vector<BandSpan> &Spans, si
   // iterations are spread over the loop instead (SpreadBlocks runs of
   // them, evenly spaced, at least one iteration each): its first ones
   // would stand for the smallest tiles only.
-  uint64_t Limit[IOPOLY_BAND_MAX_DIMS], First[IOPOLY_BAND_MAX_DIMS] = {0, 0, 0, 0, 0, 0, 0, 0};
+  uint64_t Limit[IOPOLY_BAND_MAX_DIMS], First[IOPOLY_BAND_MAX_DIMS];
   std::vector<uint64_t> Spread[IOPOLY_BAND_MAX_DIMS];
   uint64_t Work = tileWork(T.band_terms, S.First, S.Last, Stripe);
   double Share = 1;
-  for (uint32_t D = 0; D < Dims; ++D)
-    Limit[D] = B.count[D] ? B.count[D] : 1;
-  for (uint32_t D = 0; D < Dims; ++D) {
-    uint64_t Inner = Work;
-    for (uint32_t E = D + 1; E < Dims; ++E)
-      Inner = Inner > Budget ? Inner : Inner * Limit[E];
-    uint64_t Fit = Budget / (Inner ? Inner : 1);
-    if (Fit >= Limit[D])
-      break;
-    // A sequence of statements (a short dimension some terms apply to at
-    // some positions only) is replayed whole: its first position alone
-    // would stand for statements it does not run. The loops inside it are
-    // cut instead.
-    if (Limit[D] <= MaxWholeSequence && restrictedAlong(T.band_terms, S.First, S.Last, D))
-      continue;
-    uint64_t Keep = Fit ? Fit : 1;
-    Sampled = true;
-    if (Start < Pick && growsAlong(T.band_terms, Spans[Start].First, S.Last, D)) {
-      Keep = std::min(Limit[D], std::max<uint64_t>(Keep, SpreadBlocks));
-      Share *= static_cast<double>(Keep) / static_cast<double>(Limit[D]);
-      uint64_t Blocks = std::min<uint64_t>(Keep, SpreadBlocks);
-      for (uint64_t K = 0; K < Blocks; ++K) {
-        uint64_t Len = Keep / Blocks + (K < Keep % Blocks ? 1 : 0);
-        uint64_t Mid = (2 * K + 1) * Limit[D] / (2 * Blocks);
-        uint64_t From = std::min(Mid > Len / 2 ? Mid - Len / 2 : 0, Limit[D] - Len);
-        if (!Spread[D].empty() && From <= Spread[D].back())
-          From = Spread[D].back() + 1;
-        for (uint64_t I = From; I < From + Len && I < Limit[D]; ++I)
-          Spread[D].push_back(I);
-      }
-      continue;
+  auto plan = [&](uint64_t Budget) {
+    Share = 1;
+    Sampled = false;
+    for (uint32_t D = 0; D < Dims; ++D) {
+      First[D] = 0;
+      Spread[D].clear();
     }
-    Share *= static_cast<double>(Keep) / static_cast<double>(Limit[D]);
-    for (uint32_t K = S.First; K < S.Last; ++K)
-      if (T.band_terms[K].upto[D])
-        First[D] = std::max<uint64_t>(First[D], T.band_terms[K].from[D]);
-    First[D] = std::min(First[D], Limit[D] - Keep);
-    Limit[D] = Keep;
+    for (uint32_t D = 0; D < Dims; ++D)
+      Limit[D] = B.count[D] ? B.count[D] : 1;
+    for (uint32_t D = 0; D < Dims; ++D) {
+      uint64_t Inner = Work;
+      for (uint32_t E = D + 1; E < Dims; ++E)
+        Inner = Inner > Budget ? Inner : Inner * Limit[E];
+      uint64_t Fit = Budget / (Inner ? Inner : 1);
+      if (Fit >= Limit[D])
+        break;
+      // A sequence of statements (a short dimension some terms apply to at
+      // some positions only) is replayed whole: its first position alone
+      // would stand for statements it does not run. The loops inside it are
+      // cut instead.
+      if (Limit[D] <= MaxWholeSequence && restrictedAlong(T.band_terms, S.First, S.Last, D))
+        continue;
+      uint64_t Keep = Fit ? Fit : 1;
+      Sampled = true;
+      if (Start < Pick && growsAlong(T.band_terms, Spans[Start].First, S.Last, D)) {
+        Keep = std::min(Limit[D], std::max<uint64_t>(Keep, SpreadBlocks));
+        Share *= static_cast<double>(Keep) / static_cast<double>(Limit[D]);
+        uint64_t Blocks = std::min<uint64_t>(Keep, SpreadBlocks);
+        for (uint64_t K = 0; K < Blocks; ++K) {
+          uint64_t Len = Keep / Blocks + (K < Keep % Blocks ? 1 : 0);
+          uint64_t Mid = (2 * K + 1) * Limit[D] / (2 * Blocks);
+          uint64_t From = std::min(Mid > Len / 2 ? Mid - Len / 2 : 0, Limit[D] - Len);
+          if (!Spread[D].empty() && From <= Spread[D].back())
+            From = Spread[D].back() + 1;
+          for (uint64_t I = From; I < From + Len && I < Limit[D]; ++I)
+            Spread[D].push_back(I);
+        }
+        continue;
+      }
+      Share *= static_cast<double>(Keep) / static_cast<double>(Limit[D]);
+      for (uint32_t K = S.First; K < S.Last; ++K)
+        if (T.band_terms[K].upto[D])
+          First[D] = std::max<uint64_t>(First[D], T.band_terms[K].from[D]);
+      First[D] = std::min(First[D], Limit[D] - Keep);
+      Limit[D] = Keep;
+    }
+  };
+  // Loops kept whole (short sequences of statements) and spread loops
+  // leave the loops inside them the whole budget again: ludcmp's nests,
+  // with several of each, planned walks of 100 million touches (10 s of
+  // its compile). Past MaxWalkBudgets times the budget, the budget is
+  // shrunk by the excess.
+  auto planned = [&] {
+    double N = static_cast<double>(Work);
+    for (uint32_t D = 0; D < Dims; ++D)
+      N *= static_cast<double>(Spread[D].empty() ? Limit[D] : Spread[D].size());
+    return N;
+  };
+  const double MaxPlanned = static_cast<double>(MaxWalkBudgets) * static_cast<double>(Budget);
+  plan(Budget);
+  for (int Round = 0; Round < 4 && planned() > MaxPlanned && Budget > 1; ++Round) {
+    Budget = std::max<uint64_t>(1, static_cast<uint64_t>(static_cast<double>(Budget) * MaxPlanned / planned()));
+    plan(Budget);
   }
   Out.Share = Share;
   // The values each loop takes: Spread[D] along a spread loop, else
@@ -473,7 +544,7 @@ void walkNest(const iopoly_tile_table &T, const std::vector<BandSpan> &Spans, si
       Bounds[Bd.dims - 1] = &Bd;
   }
   uint64_t Coord[IOPOLY_BAND_MAX_DIMS] = {};
-  std::vector<Touch> Walk;
+  TileScratch Walk;
   // The tiles of band Spans[Level] inside the current tile of the level
   // above (whose loops are Coord[0 .. Above)), lexicographically: loop D
   // and those inside it.
@@ -497,13 +568,22 @@ void walkNest(const iopoly_tile_table &T, const std::vector<BandSpan> &Spans, si
         Hi += Bd->hi_step[E] * static_cast<int64_t>(Coord[E]);
       }
     }
-    uint64_t N = Spread[D].empty() ? Limit[D] : Spread[D].size();
-    for (uint64_t P = 0; P < N; ++P) {
-      uint64_t C = Spread[D].empty() ? First[D] + P : Spread[D][P];
-      if (static_cast<int64_t>(C) < Lo || static_cast<int64_t>(C) > Hi)
-        continue;
-      Coord[D] = C;
-      Self(Self, Level, D + 1, Here);
+    // Only the values within [Lo, Hi]: a triangle's bounds leave much of
+    // a sampled loop's range out.
+    if (Hi < Lo || Hi < 0)
+      return;
+    uint64_t From = static_cast<uint64_t>(std::max<int64_t>(Lo, 0)), To = static_cast<uint64_t>(Hi);
+    if (Spread[D].empty()) {
+      for (uint64_t C = std::max(First[D], From); C < First[D] + Limit[D] && C <= To; ++C) {
+        Coord[D] = C;
+        Self(Self, Level, D + 1, Here);
+      }
+    } else {
+      for (auto It = std::lower_bound(Spread[D].begin(), Spread[D].end(), From); It != Spread[D].end() && *It <= To;
+           ++It) {
+        Coord[D] = *It;
+        Self(Self, Level, D + 1, Here);
+      }
     }
   };
   uint32_t Here = std::min<uint32_t>(T.bands[Spans[Start].Band].dims, Dims);
@@ -517,11 +597,12 @@ void replayWalk(Lru &L, const BandWalk &W, ModelReplay &R, Placed &P) {
   double Spent = L.Spent;
   uint64_t Requests = L.Requests;
   for (const BandWalk::Step &X : W.Steps)
-    L.touch(X.Key, X.Write, X.Read);
+    L.touch(X.key(), X.write(), X.read());
   R.Fetches += static_cast<double>(L.Misses - Before) / W.Share;
   R.Cost += (L.Spent - Spent) / W.Share;
   R.Requests += static_cast<double>(L.Requests - Requests) / W.Share;
   R.Sampled |= W.Sampled;
+  R.Touches += W.Steps.size();
   P.All += W.Bytes.All;
   P.Outside += W.Bytes.Outside;
 }
@@ -529,7 +610,7 @@ void replayWalk(Lru &L, const BandWalk &W, ModelReplay &R, Placed &P) {
 } // namespace
 
 struct ReplayWalks::Kept {
-  static constexpr uint64_t MaxSteps = 1u << 22; ///< 64 MiB of steps
+  static constexpr uint64_t MaxSteps = 1u << 23; ///< 64 MiB of steps
   std::map<std::tuple<uint32_t, uint32_t, uint64_t, uint64_t, uint64_t>, BandWalk> Walks;
   BandWalk Scratch; ///< the walk built last (its memory reused); past the cap, used once
   uint64_t Steps = 0;

@@ -24,7 +24,8 @@
 // The work is bounded: when a nest has more tiles than the budget allows,
 // some iterations of its outer loops are replayed (from where every
 // statement restricted along them runs) and their fetches scaled to the
-// whole nest; a short sequence of statements is kept whole.
+// whole nest; a short sequence of statements is kept whole, and a nest's
+// walk is planned to at most 16 times the budget.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IOPOLY_COMMON_TILEREPLAY_H
@@ -65,6 +66,7 @@ struct ModelReplay {
   uint64_t Need = 0;     ///< stripes the largest tile replayed touches (bound)
   bool Fits = true;      ///< every nest has a depth whose tiles fit 3/4 of the buffer
   bool Sampled = false;  ///< part of a nest was replayed and scaled
+  uint64_t Touches = 0;  ///< stripe touches replayed (runs to one stripe count once)
   double Outside = 0;    ///< share of the replayed bytes that fell outside their array
 };
 

@@ -305,6 +305,28 @@ TEST(TileReplay, ASampledTriangleIsReplayedAcrossItsLoop) {
   EXPECT_DOUBLE_EQ(R.Fetches, 1568);
 }
 
+TEST(TileReplay, AWalkStaysWithinItsShareOfTheBudgetWhateverItKeepsWhole) {
+  // Two sequences of 16 statement positions around a loop over 4096
+  // stripes: each sequence is replayed whole, and the loop inside them cut.
+  // The cut alone would plan 16 x 16 x 341 tiles of 3 touches (the budget
+  // of 1024 again for every position pair); the walk is held to 16 times
+  // the budget instead.
+  Table T;
+  T.version();
+  T.band(0, {16, 16, 4096});
+  T.term(0, 0, {0, 0, static_cast<int64_t>(S)}, 1, S, 0, 4096 * S, /*Writes=*/false, /*Reads=*/true);
+  T.Terms.back().upto[0] = T.Terms.back().upto[1] = 16; // restricted: a sequence
+  iopoly_tile_table Tab = T.table();
+  ModelReplay R = replayModel(Tab, 0, S, 64, FetchCost(), /*Budget=*/1024);
+  EXPECT_TRUE(R.Sampled);
+  EXPECT_GT(R.Touches, 0u);
+  EXPECT_LE(R.Touches, 16u * 1024);
+  // Within the budget nothing changes: every touch replayed.
+  ModelReplay Whole = replayModel(Tab, 0, S, 64, FetchCost(), /*Budget=*/16 * 16 * 4096 * 3);
+  EXPECT_FALSE(Whole.Sampled);
+  EXPECT_EQ(Whole.Touches, 16u * 16 * 4096);
+}
+
 TEST(TileChoice, TheVersionForDataThatFitIsCostedWhereItHasAModel) {
   Table T;
   T.version(8, IOPOLY_VERSION_BANDS);
