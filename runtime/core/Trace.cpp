@@ -117,55 +117,73 @@ void TraceWriter::close() {
   File.reset();
 }
 
-Status readTrace(const std::string &Path, TraceContents &Out) {
+Status scanTrace(const std::string &Path, TraceVisitor &V) {
   std::FILE *F = std::fopen(Path.c_str(), "rb");
   if (!F)
     return Status::error(format("cannot open trace '%s': %s", Path.c_str(), std::strerror(errno)));
-  std::vector<unsigned char> Data;
-  unsigned char Chunk[1 << 16];
-  size_t N;
-  while ((N = std::fread(Chunk, 1, sizeof Chunk, F)) > 0)
-    Data.insert(Data.end(), Chunk, Chunk + N);
-  std::fclose(F);
-  if (Data.size() < 16 || std::memcmp(Data.data(), Magic, 8) != 0)
+  struct Closer {
+    std::FILE *F;
+    ~Closer() { std::fclose(F); }
+  } C{F};
+  // A window of the file: records are read in place, the window refilled
+  // as they run out (traces of large runs are many gigabytes).
+  std::vector<unsigned char> Buf(size_t(1) << 20);
+  size_t Pos = 0, Len = 0;
+  uint64_t Consumed = 0; ///< bytes of the file before Buf[0]
+  bool Eof = false;
+  auto have = [&](size_t N) {
+    while (Len - Pos < N && !Eof) {
+      std::memmove(Buf.data(), Buf.data() + Pos, Len - Pos);
+      Consumed += Pos;
+      Len -= Pos;
+      Pos = 0;
+      if (Buf.size() < N)
+        Buf.resize(N);
+      size_t Got = std::fread(Buf.data() + Len, 1, Buf.size() - Len, F);
+      Len += Got;
+      Eof = Got == 0;
+    }
+    return Len - Pos >= N;
+  };
+  if (!have(16) || std::memcmp(Buf.data(), Magic, 8) != 0)
     return Status::error(format("'%s' is not an iopoly trace (bad magic)", Path.c_str()));
-  const unsigned char *P = Data.data() + 8;
+  const unsigned char *P = Buf.data() + 8;
   uint32_t Version = rd<uint32_t>(P);
-  rd<uint32_t>(P);
   if (Version != 1)
     return Status::error(format("trace '%s' has version %u; this reader knows version 1", Path.c_str(), Version));
-  const unsigned char *End = Data.data() + Data.size();
-  TraceContents C;
-  while (P < End) {
-    unsigned char Type = *P;
+  Pos = 16;
+  auto truncated = [&] { return Status::error(format("trace '%s' is truncated", Path.c_str())); };
+  while (have(1)) {
+    unsigned char Type = Buf[Pos];
     if (Type == 'A') {
-      if (End - P < 8)
-        return Status::error(format("trace '%s' is truncated", Path.c_str()));
-      ++P;
-      rd<uint8_t>(P);
-      uint16_t Len = rd<uint16_t>(P);
+      if (!have(8))
+        return truncated();
+      P = Buf.data() + Pos + 2;
+      uint16_t NameLen = rd<uint16_t>(P);
       uint32_t Id = rd<uint32_t>(P);
-      if (End - P < Len)
-        return Status::error(format("trace '%s' is truncated", Path.c_str()));
-      if (C.ArrayNames.size() <= Id)
-        C.ArrayNames.resize(Id + 1);
-      C.ArrayNames[Id].assign(reinterpret_cast<const char *>(P), Len);
-      P += Len;
+      if (!have(8 + size_t(NameLen)))
+        return truncated();
+      std::string Name(reinterpret_cast<const char *>(Buf.data() + Pos + 8), NameLen);
+      Pos += 8 + size_t(NameLen);
+      if (Status S = V.array(Id, Name))
+        return S;
     } else if (Type == 'E') {
-      if (End - P < 24)
-        return Status::error(format("trace '%s' is truncated", Path.c_str()));
-      ++P;
+      if (!have(24))
+        return truncated();
+      P = Buf.data() + Pos + 1;
       TraceEvent E;
       E.Kind = rd<uint8_t>(P);
       E.Disk = rd<uint16_t>(P);
       E.Array = rd<uint32_t>(P);
       E.Stripe = rd<uint64_t>(P);
       E.TimeNs = rd<uint64_t>(P);
-      C.Events.push_back(E);
+      Pos += 24;
+      if (Status S = V.event(E))
+        return S;
     } else if (Type == 'R') {
-      if (End - P < 60)
-        return Status::error(format("trace '%s' is truncated", Path.c_str()));
-      ++P;
+      if (!have(60))
+        return truncated();
+      P = Buf.data() + Pos + 1;
       TraceRequest R;
       R.Write = rd<uint8_t>(P);
       R.Level = rd<uint8_t>(P);
@@ -181,14 +199,41 @@ Status readTrace(const std::string &Path, TraceContents &Out) {
       R.TimeNs = rd<uint64_t>(P);
       R.LatencyNs = rd<uint64_t>(P);
       R.FileKey = rd<uint64_t>(P);
-      R.After = C.Events.size();
-      C.Requests.push_back(R);
+      Pos += 60;
+      if (Status S = V.request(R))
+        return S;
     } else {
-      return Status::error(format("trace '%s': unknown record type 0x%02x at byte %zu", Path.c_str(), Type,
-                                  static_cast<size_t>(P - Data.data())));
+      return Status::error(format("trace '%s': unknown record type 0x%02x at byte %llu", Path.c_str(), Type,
+                                  static_cast<unsigned long long>(Consumed + Pos)));
     }
   }
-  Out = std::move(C);
+  if (std::ferror(F))
+    return Status::error(format("cannot read trace '%s': %s", Path.c_str(), std::strerror(errno)));
+  return {};
+}
+
+Status readTrace(const std::string &Path, TraceContents &Out) {
+  struct Collect : TraceVisitor {
+    TraceContents C;
+    Status array(uint32_t Id, const std::string &Name) override {
+      if (C.ArrayNames.size() <= Id)
+        C.ArrayNames.resize(size_t(Id) + 1);
+      C.ArrayNames[Id] = Name;
+      return {};
+    }
+    Status event(const TraceEvent &E) override {
+      C.Events.push_back(E);
+      return {};
+    }
+    Status request(const TraceRequest &R) override {
+      C.Requests.push_back(R);
+      C.Requests.back().After = C.Events.size();
+      return {};
+    }
+  } V;
+  if (Status S = scanTrace(Path, V))
+    return S;
+  Out = std::move(V.C);
   return {};
 }
 

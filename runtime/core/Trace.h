@@ -86,13 +86,24 @@ private:
   std::mutex Mu; ///< requests come from I/O threads, events under the buffer lock
 };
 
-/// Reads a whole trace; for the reader tool and the tests.
+/// Reads a whole trace into memory; for the reader tool and the tests.
 struct TraceContents {
   std::vector<std::string> ArrayNames; ///< indexed by array id ("" if unknown)
   std::vector<TraceEvent> Events;
   std::vector<TraceRequest> Requests; ///< in file order; After places them among Events
 };
 Status readTrace(const std::string &Path, TraceContents &Out);
+
+/// What scanTrace hands over, record by record in file order; an error
+/// returned stops the scan and is its result.
+struct TraceVisitor {
+  virtual ~TraceVisitor() = default;
+  virtual Status array(uint32_t, const std::string &) { return {}; }
+  virtual Status event(const TraceEvent &) { return {}; }
+  virtual Status request(const TraceRequest &) { return {}; }
+};
+/// Reads a trace a window at a time (memory does not grow with it).
+Status scanTrace(const std::string &Path, TraceVisitor &V);
 
 } // namespace iopoly
 

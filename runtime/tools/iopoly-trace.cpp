@@ -233,26 +233,37 @@ int main(int argc, char **argv) {
     }
     Frames = Bytes ? Amount / Stripe : Amount;
   }
-  TraceContents T;
-  if (Status S = readTrace(Path, T)) {
-    std::fprintf(stderr, "iopoly-trace: %s\n", S.message().c_str());
-    return 1;
-  }
-  auto NameOf = [&](uint32_t Id) { return nameOf(T, Id); };
   if (MinArg) {
-    // The references are the attaches, in program order (hits and misses).
-    std::vector<uint64_t> Refs;
-    Refs.reserve(T.Events.size());
-    for (const TraceEvent &E : T.Events)
-      if ((E.Kind & 0xf0) == TraceAttach)
-        Refs.push_back(static_cast<uint64_t>(E.Array) << 48 | (E.Stripe & ((1ULL << 48) - 1)));
-    MinResult M = beladyMin(Refs, Frames);
+    // The references are the attaches, in program order (hits and misses),
+    // streamed: a large run's trace does not fit in memory.
+    struct Refs : TraceVisitor {
+      MinCounter Min;
+      Status event(const TraceEvent &E) override {
+        if ((E.Kind & 0xf0) != TraceAttach)
+          return {};
+        return Min.add(static_cast<uint64_t>(E.Array) << 48 | (E.Stripe & ((1ULL << 48) - 1)));
+      }
+    } V;
+    MinResult M;
+    Status S = scanTrace(Path, V);
+    if (!S)
+      S = V.Min.count(Frames, M);
+    if (S) {
+      std::fprintf(stderr, "iopoly-trace: %s\n", S.message().c_str());
+      return 1;
+    }
     std::printf("{\"frames\": %llu, \"references\": %llu, \"distinct_stripes\": %llu, \"min_misses\": %llu, "
                 "\"min_fetches\": %llu}\n",
                 Frames, static_cast<unsigned long long>(M.References), static_cast<unsigned long long>(M.Distinct),
                 static_cast<unsigned long long>(M.Misses), static_cast<unsigned long long>(M.Refetches()));
     return 0;
   }
+  TraceContents T;
+  if (Status S = readTrace(Path, T)) {
+    std::fprintf(stderr, "iopoly-trace: %s\n", S.message().c_str());
+    return 1;
+  }
+  auto NameOf = [&](uint32_t Id) { return nameOf(T, Id); };
   if (Csv) {
     writeCsv(T, stdout);
     return 0;
