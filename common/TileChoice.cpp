@@ -82,17 +82,27 @@ uint32_t pickTileVersion(const iopoly_tile_table &T, uint64_t Stripe, uint64_t F
   uint32_t Orig = T.num_versions - 1, Best = Orig;
   auto excluded = [&](uint32_t V) { return Among && !(*Among)[V]; };
   if (Replay) {
-    // The cheapest version whose tiles fit (the replay cannot see how a
-    // tile that does not fit thrashes); the original order unless a version
-    // saves enough of its cost (MaxCostAgainstOriginal); none whose model
-    // is off the arrays.
-    double BestCost = Est[Orig].Cost;
+    // Among the versions whose tiles fit (the replay cannot see how a tile
+    // that does not fit thrashes), whose model is on the arrays and which
+    // save enough of the original order's cost (MaxCostAgainstOriginal):
+    // the one with the fewest requests of those near the cheapest
+    // (MaxCostForFewerRequests); the original order if there is none.
+    auto candidate = [&](uint32_t V) {
+      return !excluded(V) && Est[V].Fits && Est[V].Outside <= MaxModelOutside &&
+             Est[V].Cost < MaxCostAgainstOriginal * Est[Orig].Cost;
+    };
+    double Cheapest = 0;
+    bool Any = false;
     for (uint32_t V = 0; V < Orig; ++V)
-      if (!excluded(V) && Est[V].Fits && Est[V].Outside <= MaxModelOutside && Est[V].Cost < BestCost &&
-          Est[V].Cost < MaxCostAgainstOriginal * Est[Orig].Cost) {
-        Best = V;
-        BestCost = Est[V].Cost;
+      if (candidate(V) && (!Any || Est[V].Cost < Cheapest)) {
+        Cheapest = Est[V].Cost;
+        Any = true;
       }
+    for (uint32_t V = 0; V < Orig; ++V)
+      if (candidate(V) && Est[V].Cost <= MaxCostForFewerRequests * Cheapest &&
+          (Best == Orig || Est[V].Requests < Est[Best].Requests ||
+           (Est[V].Requests == Est[Best].Requests && Est[V].Cost < Est[Best].Cost)))
+        Best = V;
   } else {
     double BestCost = 0;
     for (uint32_t V = 0; V < Orig; ++V) {

@@ -506,3 +506,30 @@ TEST(TileChoice, OnlyTheVersionsAmongMayBePicked) {
   Among = {false, false, true};
   EXPECT_EQ(pickTileVersion(Tab, S, 16, E, Replayed, &Among), 2u);
 }
+
+TEST(TileChoice, NearTheCheapestTheFewestRequestsRun) {
+  // Three versions and the original order, estimates given: version 1 is
+  // the cheapest, version 0 within 10% of it with a fifth of its requests
+  // (its price per request is what the model knows least); version 2 has
+  // fewer requests still but costs 30% more.
+  Table T;
+  for (int V = 0; V < 4; ++V) {
+    T.version(V == 3 ? 0 : 8, V == 3 ? 0 : IOPOLY_VERSION_BANDS);
+    sweep(T, 0, 100);
+  }
+  iopoly_tile_table Tab = T.table(); // 100 stripes: 50 frames do not hold them all
+  std::vector<VersionEstimate> E(4);
+  for (VersionEstimate &X : E)
+    X.Fits = true;
+  E[0].Cost = 205, E[0].Requests = 32441;
+  E[1].Cost = 201, E[1].Requests = 170101;
+  E[2].Cost = 262, E[2].Requests = 9000;
+  E[3].Cost = 2183, E[3].Requests = 2583667;
+  EXPECT_EQ(pickTileVersion(Tab, S, 50, E, /*Replayed=*/true), 0u);
+  // Beyond 10% the cheapest runs.
+  E[0].Cost = 230;
+  EXPECT_EQ(pickTileVersion(Tab, S, 50, E, true), 1u);
+  // Never a version that does not save 10% of the original order's cost.
+  E[3].Cost = 210;
+  EXPECT_EQ(pickTileVersion(Tab, S, 50, E, true), 3u);
+}
