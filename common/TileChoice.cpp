@@ -6,6 +6,8 @@
 #include "TileChoice.h"
 #include "TileReplay.h"
 
+#include <algorithm>
+#include <limits>
 #include <map>
 
 namespace iopoly {
@@ -91,13 +93,10 @@ uint32_t pickTileVersion(const iopoly_tile_table &T, uint64_t Stripe, uint64_t F
       return !excluded(V) && Est[V].Fits && Est[V].Outside <= MaxModelOutside &&
              Est[V].Cost < MaxCostAgainstOriginal * Est[Orig].Cost;
     };
-    double Cheapest = 0;
-    bool Any = false;
+    double Cheapest = std::numeric_limits<double>::infinity();
     for (uint32_t V = 0; V < Orig; ++V)
-      if (candidate(V) && (!Any || Est[V].Cost < Cheapest)) {
-        Cheapest = Est[V].Cost;
-        Any = true;
-      }
+      if (candidate(V))
+        Cheapest = std::min(Cheapest, Est[V].Cost);
     for (uint32_t V = 0; V < Orig; ++V)
       if (candidate(V) && Est[V].Cost <= MaxCostForFewerRequests * Cheapest &&
           (Best == Orig || Est[V].Requests < Est[Best].Requests ||

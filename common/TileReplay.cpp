@@ -240,9 +240,8 @@ struct BandWalk {
   /// One stripe touched, packed in a word (walks of millions of steps are
   /// kept): the stripe in bits 0-47, the array in 48-61 (an index within
   /// the SCoP, wrapped past 16383), whether it is written and read in bits
-  /// 62 and 63. A run of touches to one
-  /// stripe is one step (the later ones find it at the LRU's front: they
-  /// only dirty it).
+  /// 62 and 63. A run of touches to one stripe is one step (the later ones
+  /// find it at the LRU's front: they only dirty it).
   struct Step {
     static constexpr uint64_t WriteBit = 1ULL << 62, ReadBit = 1ULL << 63;
     static uint64_t key(uint32_t Array, uint64_t Stripe, bool Write, bool Read) {
