@@ -40,7 +40,9 @@ def main(argv=None):
     ap.add_argument("--sizes", default="MEDIUM,LARGE", help="datasets (default MEDIUM,LARGE)")
     ap.add_argument("--stripes", default="4K,64K", help="stripe sizes (default 4K,64K)")
     ap.add_argument("--buffers", default="1/2,1/8,1/32", help="buffer as fractions of each kernel's data")
-    ap.add_argument("--modes", default=",".join(run.MODES), help="modes besides the plain reference")
+    ap.add_argument("--modes", default=",".join(run.MODES),
+                    help="modes besides the plain reference; MODE+OPTION=VALUE adds -fplugin-arg-iopoly-OPTION=VALUE "
+                         "(e.g. dro-wp+layout=off)")
     ap.add_argument("--kernels", help="comma-separated kernel names (default: all 30)")
     ap.add_argument("--disks", type=int, default=8)
     ap.add_argument("--model", default="hdd", help="IOPOLY_DISK_MODEL (default hdd)")

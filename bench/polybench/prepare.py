@@ -8,6 +8,11 @@ directory.
 * Every function with array parameters (init_array, kernel_*, print_array)
   gets `#pragma iopoly disk_resident(<its array parameters>)` as the first
   line of its body, so that every array is disk-resident.
+* After `#include <polybench.h>`, polybench_alloc_data is declared
+  `__attribute__((malloc, alloc_size(1, 2)))` (what it is) and
+  POLYBENCH_FREE_ARRAY releases nothing (the arrays live until exit), so
+  that the compiler sees every use of each array and may choose its file
+  layout.
 * `alloc.c` (written here) replaces polybench.c's allocation:
   polybench_alloc_data calls iopoly_alloc_flags (a fresh array per
   allocation) and polybench_free_data leaves the arrays to the runtime's
@@ -102,7 +107,28 @@ def annotate(source):
         out.append("\n#pragma iopoly disk_resident(%s)\n" % ", ".join(arrays))
         pos = body
     out.append(source[pos:])
-    return _annotate_locals("".join(out)), found
+    return _declare_allocation(_annotate_locals("".join(out))), found
+
+
+# After polybench.h: what its allocation routine is, said the way any C
+# compiler understands (a fresh block of n * elt_size bytes), so that the
+# plugin sees every use of each array and may choose its file layout; the
+# arrays are released at exit, by the runtime in the iopoly builds (whose
+# polybench_free_data is a no-op anyway) and by the system in the
+# reference build.
+ALLOCATION_DECL = """#include <polybench.h>
+/* Added by iopoly's bench/polybench/prepare.py: */
+void *polybench_alloc_data(unsigned long long int n, int elt_size) __attribute__((malloc, alloc_size(1, 2)));
+#undef POLYBENCH_FREE_ARRAY
+#define POLYBENCH_FREE_ARRAY(x)
+"""
+
+
+def _declare_allocation(text):
+    out, n = re.subn(r"^#include <polybench.h>[ \t]*\n", lambda m: ALLOCATION_DECL, text, count=1, flags=re.M)
+    if n != 1:
+        raise ValueError("no `#include <polybench.h>` line to declare the allocation after")
+    return out
 
 
 # A temporary array of a helper (cholesky's, lu's and ludcmp's init_array

@@ -126,7 +126,9 @@ class Kernel:
         _, renamed, alloc = self.utilities()
         obj = os.path.join(self.dir, mode + ".o")
         exe = os.path.join(self.dir, mode + ".exe")
-        cmd = [self.cfg.iopoly_clang, "-O2", f"-fplugin-arg-iopoly-mode={mode}", *self.defs, *self.src["includes"],
+        plugin_mode, *options = mode.split("+")
+        cmd = [self.cfg.iopoly_clang, "-O2", f"-fplugin-arg-iopoly-mode={plugin_mode}",
+               *(f"-fplugin-arg-iopoly-{o}" for o in options), *self.defs, *self.src["includes"],
                "-Rpass=iopoly", "-Rpass-missed=iopoly", "-Rpass-analysis=iopoly", "-c", self.src["source"], "-o", obj]
         ok, err, wall, cpu = common.run_compiler(cmd, self.cfg.compile_timeout)
         info = {"mode": mode, "ok": ok, "seconds": wall, "cpu_seconds": cpu,

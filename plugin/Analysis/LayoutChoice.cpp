@@ -77,15 +77,16 @@ LayoutChoice chooseLayout(unsigned NDims, const std::vector<LayoutAccess> &Acces
     std::vector<unsigned> Pref = preference(A, Fast);
     if (Fast == -1)
       continue; // loop-invariant: the same stripe whatever the layout
+    double W = A.Weight / std::max(1.0, A.Repeats);
     if (Pref.empty())
-      C.Other += A.Weight;
+      C.Other += W;
     for (LayoutScore &S : C.Candidates) {
       if (Fast >= 0 && S.Perm.back() == static_cast<unsigned>(Fast))
-        S.Along += A.Weight;
+        S.Along += W;
       else
-        S.Against += A.Weight;
+        S.Against += W;
       if (S.Perm == Pref)
-        S.Preferred += A.Weight;
+        S.Preferred += W;
     }
   }
   for (unsigned I = 1; I < C.Candidates.size(); ++I) {

@@ -45,6 +45,11 @@ struct LayoutAccess {
   double Weight = 1;            ///< instances of its statement
   std::vector<unsigned> Depth;  ///< per dimension: innermost varying loop depth
   WeightSource Source = WeightSource::TripProduct;
+  /// How many instances in a row touch one element: the trip counts of the
+  /// innermost loops in which no subscript varies (B[i][j] inside a k
+  /// loop). The vote counts Weight / Repeats: the repeats find the element
+  /// in the buffer, whatever the layout.
+  double Repeats = 1;
 };
 
 /// The score of one candidate layout.

@@ -8,11 +8,13 @@
 #include "Analysis/StatementInstances.h"
 #include "Polly/PollyPipeline.h"
 #include "Support/LayoutProfile.h"
+#include "Transform/LayoutAccesses.h"
 #include "Transform/LayoutInstrument.h"
 #include "Support/DiskResidentRegistry.h"
 #include "Support/Options.h"
 
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -46,128 +48,33 @@ SmallVector<unsigned, 4> layoutOf(const GlobalVariable &G) {
 
 namespace {
 
-/// One load or store of an element, with its subscripts in array order.
-struct ElementAccess {
-  Instruction *I;
-  SmallVector<Value *, 4> Index;
-};
-
-/// The array as its IR type nests: Levels[k] is the type indexed by
-/// subscript k (Levels[0] the whole array, Levels[m] the element).
-struct ArrayForm {
-  SmallVector<Type *, 5> Levels;
-  SmallVector<uint64_t, 4> Dims;
-  unsigned rank() const { return Dims.size(); }
-  Type *elem() const { return Levels.back(); }
-};
-
-bool formOf(Type *T, ArrayForm &F) {
-  while (auto *AT = dyn_cast<ArrayType>(T)) {
-    F.Levels.push_back(AT);
-    F.Dims.push_back(AT->getNumElements());
-    T = AT->getElementType();
-  }
-  F.Levels.push_back(T);
-  return F.rank() >= 2 && !T->isAggregateType();
-}
-
-std::string describeUse(const User *U) {
-  if (auto *M = dyn_cast<MemIntrinsic>(U))
-    return std::string("a ") + (isa<MemSetInst>(M) ? "memset" : isa<MemMoveInst>(M) ? "memmove" : "memcpy") +
-           " copies its bytes in row-major order";
-  if (auto *CB = dyn_cast<CallBase>(U)) {
-    const Function *Callee = CB->getCalledFunction();
-    return Callee ? "its address is passed to function '" + Callee->getName().str() +
-                        "', which is compiled without the layout choice"
-                  : std::string("its address is passed to an indirect call");
-  }
-  if (isa<StoreInst>(U))
-    return "its address is stored to memory";
-  if (isa<GetElementPtrInst>(U))
-    return "pointer arithmetic walks it other than by its dimensions";
-  if (isa<Constant>(U))
-    return "its address is used in the initializer of another global";
-  if (auto *I = dyn_cast<Instruction>(U))
-    return std::string("its address is used by a '") + I->getOpcodeName() + "' instruction";
-  return "its address is used in a way the pass does not follow";
-}
-
-/// Follows every use of \p G through GEPs that index its dimensions down to
-/// loads and stores of elements. Returns "" or why the layout cannot change.
-std::string collectAccesses(GlobalVariable &G, const ArrayForm &F, std::vector<ElementAccess> &Out) {
-  struct Item {
-    Value *Ptr;
-    unsigned Level;
-    SmallVector<Value *, 4> Prefix;
-  };
-  unsigned M = F.rank();
-  Type *I64 = Type::getInt64Ty(G.getContext());
-  SmallVector<Item, 16> Work{{&G, 0, {}}};
-  auto Complete = [&](const Item &It, Instruction *I) {
-    ElementAccess A{I, It.Prefix};
-    while (A.Index.size() < M)
-      A.Index.push_back(ConstantInt::get(I64, 0));
-    Out.push_back(std::move(A));
-  };
-  while (!Work.empty()) {
-    Item It = Work.pop_back_val();
-    for (User *U : It.Ptr->users()) {
-      if (auto *GEP = dyn_cast<GetElementPtrInst>(U)) {
-        if (GEP->getPointerOperand() != It.Ptr)
-          return describeUse(U);
-        unsigned K = It.Level;
-        while (K < F.Levels.size() && F.Levels[K] != GEP->getSourceElementType())
-          ++K;
-        auto *First = dyn_cast<ConstantInt>(GEP->getOperand(1));
-        unsigned NewLevel = K + GEP->getNumIndices() - 1;
-        if (K == F.Levels.size() || !First || !First->isZero() || NewLevel > M)
-          return "pointer arithmetic walks it other than by its dimensions";
-        Item Next{GEP, NewLevel, It.Prefix};
-        while (Next.Prefix.size() < K)
-          Next.Prefix.push_back(ConstantInt::get(I64, 0));
-        for (unsigned Op = 2; Op <= GEP->getNumIndices(); ++Op)
-          Next.Prefix.push_back(GEP->getOperand(Op));
-        Work.push_back(std::move(Next));
-      } else if (auto *L = dyn_cast<LoadInst>(U)) {
-        if (L->getType() != F.elem())
-          return "it is read as another type than its elements";
-        Complete(It, L);
-      } else if (auto *S = dyn_cast<StoreInst>(U)) {
-        if (S->getValueOperand() == It.Ptr)
-          return describeUse(U);
-        if (S->getValueOperand()->getType() != F.elem())
-          return "it is written as another type than its elements";
-        Complete(It, S);
-      } else {
-        return describeUse(U);
-      }
-    }
-  }
-  return "";
-}
-
 /// Per subscript, the depth of the innermost loop around \p A in which it
 /// varies; the weight is the product of the loops' trip counts (replaced
 /// by a domain count or a profile count when there is one).
 LayoutAccess describeAccess(const ElementAccess &A, LoopInfo &LI, ScalarEvolution &SE) {
   LayoutAccess R;
   Loop *Inner = LI.getLoopFor(A.I->getParent());
-  for (Value *V : A.Index) {
-    unsigned Depth = 0;
+  auto DepthOf = [&](Value *V) -> unsigned {
     if (SE.isSCEVable(V->getType())) {
       const SCEV *S = SE.getSCEV(V);
       for (Loop *L = Inner; L; L = L->getParentLoop())
-        if (!SE.isLoopInvariant(S, L)) {
-          Depth = L->getLoopDepth();
-          break;
-        }
-    } else if (Inner && !isa<Constant>(V)) {
-      Depth = Inner->getLoopDepth();
+        if (!SE.isLoopInvariant(S, L))
+          return L->getLoopDepth();
+      return 0;
     }
-    R.Depth.push_back(Depth);
+    return Inner && !isa<Constant>(V) ? Inner->getLoopDepth() : 0;
+  };
+  for (Value *V : A.Index)
+    R.Depth.push_back(DepthOf(V));
+  for (auto &[Dim, V] : A.Added)
+    R.Depth[Dim] = std::max(R.Depth[Dim], DepthOf(V));
+  unsigned Varies = R.Depth.empty() ? 0 : *std::max_element(R.Depth.begin(), R.Depth.end());
+  for (Loop *L = Inner; L; L = L->getParentLoop()) {
+    double Trips = loopTrips(*L, *A.I->getParent(), SE);
+    R.Weight *= Trips;
+    if (L->getLoopDepth() > Varies)
+      R.Repeats *= Trips;
   }
-  for (Loop *L = Inner; L; L = L->getParentLoop())
-    R.Weight *= loopTrips(*L, *A.I->getParent(), SE);
   R.Source = WeightSource::TripProduct;
   return R;
 }
@@ -208,15 +115,45 @@ Constant *permutedInit(Constant *Init, const ArrayForm &F, const ArrayForm &NF, 
   return ConstantArray::get(cast<ArrayType>(NF.Levels[K]), Elems);
 }
 
+/// The array type of \p F with its dimensions in the order \p Perm.
+Type *permutedType(const ArrayForm &F, ArrayRef<unsigned> Perm) {
+  Type *T = F.elem();
+  for (unsigned K = F.rank(); K-- > 0;)
+    T = ArrayType::get(T, F.Dims[Perm[K]]);
+  return T;
+}
+
+/// Points every access at the array stored as \p T (\p F permuted by
+/// \p Perm) from \p NewBase, or from the access's own base if null.
+void rewriteAccesses(std::vector<ElementAccess> &Accesses, Type *T, const ArrayForm &F, ArrayRef<unsigned> Perm,
+                     Value *NewBase) {
+  SmallVector<WeakTrackingVH, 16> Dead;
+  Type *I64 = Type::getInt64Ty(T->getContext());
+  for (ElementAccess &A : Accesses) {
+    IRBuilder<> B(A.I);
+    SmallVector<Value *, 4> Sub(A.Index.begin(), A.Index.end());
+    for (auto &[Dim, V] : A.Added)
+      Sub[Dim] = B.CreateAdd(B.CreateSExtOrTrunc(Sub[Dim], I64), B.CreateSExtOrTrunc(V, I64), "row.sum");
+    SmallVector<Value *, 5> Idx{ConstantInt::get(I64, 0)};
+    for (unsigned K = 0; K < F.rank(); ++K)
+      Idx.push_back(Sub[Perm[K]]);
+    Value *Ptr = B.CreateInBoundsGEP(T, NewBase ? NewBase : A.Base, Idx, "permuted");
+    unsigned Op = isa<LoadInst>(A.I) ? LoadInst::getPointerOperandIndex() : StoreInst::getPointerOperandIndex();
+    Value *Old = A.I->getOperand(Op);
+    A.I->setOperand(Op, Ptr);
+    if (isa<Instruction>(Old))
+      Dead.push_back(Old);
+  }
+  RecursivelyDeleteTriviallyDeadInstructionsPermissive(Dead);
+}
+
 /// Replaces \p G by the permuted array and every access by one through it.
 void permute(Module &M, GlobalVariable &G, const ArrayForm &F, ArrayRef<unsigned> Perm,
              std::vector<ElementAccess> &Accesses) {
   LLVMContext &Ctx = M.getContext();
   const DataLayout &DL = M.getDataLayout();
   ArrayForm NF;
-  Type *T = F.elem();
-  for (unsigned K = F.rank(); K-- > 0;)
-    T = ArrayType::get(T, F.Dims[Perm[K]]);
+  Type *T = permutedType(F, Perm);
   formOf(T, NF);
   Constant *Init = nullptr;
   if (G.hasInitializer()) {
@@ -242,21 +179,7 @@ void permute(Module &M, GlobalVariable &G, const ArrayForm &F, ArrayRef<unsigned
     P.push_back(ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(Ctx), X)));
   NG->setMetadata(LayoutMD, MDNode::get(Ctx, P));
 
-  SmallVector<WeakTrackingVH, 16> Dead;
-  Type *I64 = Type::getInt64Ty(Ctx);
-  for (ElementAccess &A : Accesses) {
-    IRBuilder<> B(A.I);
-    SmallVector<Value *, 5> Idx{ConstantInt::get(I64, 0)};
-    for (unsigned K = 0; K < F.rank(); ++K)
-      Idx.push_back(A.Index[Perm[K]]);
-    Value *Ptr = B.CreateInBoundsGEP(T, NG, Idx, "permuted");
-    unsigned Op = isa<LoadInst>(A.I) ? LoadInst::getPointerOperandIndex() : StoreInst::getPointerOperandIndex();
-    Value *Old = A.I->getOperand(Op);
-    A.I->setOperand(Op, Ptr);
-    if (isa<Instruction>(Old))
-      Dead.push_back(Old);
-  }
-  RecursivelyDeleteTriviallyDeadInstructionsPermissive(Dead);
+  rewriteAccesses(Accesses, T, F, Perm, NG);
   // Constant expressions the accesses used (Polly's code preparation, run
   // for the vote's instance counts, may fold an access's constant address
   // into one) outlive their last use: they are not uses.
@@ -276,13 +199,21 @@ void permute(Module &M, GlobalVariable &G, const ArrayForm &F, ArrayRef<unsigned
   NG->setName(Name);
 }
 
+/// Stores the allocated array \p A permuted: every access goes through the
+/// permuted type from its own base (the allocation, a parameter, a marker).
+void permuteAllocated(AllocatedArray &A, const ArrayForm &F, ArrayRef<unsigned> Perm,
+                      std::vector<ElementAccess> &Accesses) {
+  rewriteAccesses(Accesses, permutedType(F, Perm), F, Perm, nullptr);
+}
+
 } // namespace
 
 namespace {
 
-/// A disk-resident global whose file layout the pass decides.
+/// A disk-resident global or allocated array whose file layout the pass decides.
 struct Target {
-  GlobalVariable *G;
+  GlobalVariable *G;      ///< a global, or
+  AllocatedArray *Object; ///< an allocated array
   ArrayForm F;
   std::string Name;
   SmallVector<unsigned, 4> Requested;
@@ -297,7 +228,7 @@ struct Target {
 /// Numbers each access of \p T among the accesses of the array in its
 /// function, in instruction order: the site ids of layout profiles, the
 /// same in the instrumented build and in the one that reads its counts.
-void numberSites(Target &T, DenseMap<const Function *, DenseMap<const Instruction *, unsigned>> &Order) {
+void numberSites(Module &M, Target &T, DenseMap<const Function *, DenseMap<const Instruction *, unsigned>> &Order) {
   std::vector<std::pair<std::pair<const Function *, unsigned>, unsigned>> Keyed;
   for (unsigned K = 0; K < T.Accesses.size(); ++K) {
     Function *Fn = T.Accesses[K].I->getFunction();
@@ -312,7 +243,7 @@ void numberSites(Target &T, DenseMap<const Function *, DenseMap<const Instructio
   // Functions in module order, then instruction order.
   DenseMap<const Function *, unsigned> FnOrder;
   unsigned FN = 0;
-  for (const Function &Fn : *T.G->getParent())
+  for (const Function &Fn : M)
     FnOrder[&Fn] = FN++;
   llvm::sort(Keyed, [&](const auto &A, const auto &B) {
     return std::make_pair(FnOrder.lookup(A.first.first), A.first.second) <
@@ -370,6 +301,10 @@ std::string weightSources(const std::vector<LayoutAccess> &Described) {
     if (N[K])
       S += std::string(S.empty() ? "; weights: " : ", ") + weightSourceText(static_cast<WeightSource>(K)) + " (" +
            std::to_string(N[K]) + (N[K] == 1 ? " access)" : " accesses)");
+  unsigned Repeated = llvm::count_if(Described, [](const LayoutAccess &A) { return A.Repeats > 1; });
+  if (Repeated)
+    S += "; " + std::to_string(Repeated) + (Repeated == 1 ? " access repeats its element" : " accesses repeat their element") +
+         " in inner loops, counted once per element visit";
   return S;
 }
 
@@ -382,21 +317,33 @@ PreservedAnalyses FileLayoutPass::run(Module &M, ModuleAnalysisManager &MAM) {
   std::vector<Target> Targets;
   for (GlobalVariable &G : M.globals())
     if (G.getMetadata(DiskResidentMD) && !G.isDeclaration() && !G.getMetadata(LayoutMD))
-      Targets.push_back({&G});
+      Targets.push_back({&G, nullptr});
+  auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  std::vector<AllocatedArray> Objects = findAllocatedArrays(M, FAM);
+  for (AllocatedArray &A : Objects)
+    Targets.push_back({nullptr, &A});
   if (Targets.empty())
     return PreservedAnalyses::all();
-  auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   LLVMContext &Ctx = M.getContext();
 
   // 1. Each array's form, request and accesses (nothing changes yet).
   std::vector<Target> Kept;
   for (Target &T : Targets) {
     GlobalVariable *G = T.G;
-    if (!formOf(G->getValueType(), T.F))
+    if (T.Object) {
+      T.F = T.Object->F;
+      T.Name = T.Object->Name;
+      for (StringRef N : split(T.Name, '/'))
+        if (T.Requested.empty() && requestedLayout(N.str(), T.Requested))
+          T.RequestFrom = "-fplugin-arg-iopoly-layout";
+    } else if (!formOf(G->getValueType(), T.F)) {
       continue; // one dimension (or an array of structs): nothing to permute
-    T.Name = arrayName(*G);
+    } else {
+      T.Name = arrayName(*G);
+    }
     // A request: the pragma's (metadata), else the option's.
-    if (MDNode *N = G->getMetadata(LayoutRequestMD)) {
+    if (!G) {
+    } else if (MDNode *N = G->getMetadata(LayoutRequestMD)) {
       for (const MDOperand &Op : N->operands())
         if (auto *C = mdconst::dyn_extract_or_null<ConstantInt>(Op))
           T.Requested.push_back(static_cast<unsigned>(C->getZExtValue()));
@@ -407,7 +354,7 @@ PreservedAnalyses FileLayoutPass::run(Module &M, ModuleAnalysisManager &MAM) {
     if (!T.Requested.empty()) {
       SmallVector<unsigned, 4> Sorted(T.Requested);
       llvm::sort(Sorted);
-      bool IsPerm = Sorted.size() == T.F.rank();
+      bool IsPerm = Sorted.size() == T.F.rank() || !T.F.rank(); // (no form: refused below)
       for (unsigned K = 0; IsPerm && K < Sorted.size(); ++K)
         IsPerm = Sorted[K] == K;
       if (!IsPerm) {
@@ -418,8 +365,13 @@ PreservedAnalyses FileLayoutPass::run(Module &M, ModuleAnalysisManager &MAM) {
         continue;
       }
     }
-    convertUsersOfConstantsToInstructions({G});
-    T.Escape = collectAccesses(*G, T.F, T.Accesses);
+    if (G) {
+      convertUsersOfConstantsToInstructions({G});
+      T.Escape = collectAccesses(*G, T.F, T.Accesses);
+    } else {
+      T.Escape = T.Object->Escape;
+      T.Accesses = std::move(T.Object->Accesses);
+    }
     if (mpiEnabled())
       T.Escape = "arrays shared by MPI ranks keep row-major (the layout choice does not cover distributed programs)";
     Kept.push_back(std::move(T));
@@ -431,7 +383,7 @@ PreservedAnalyses FileLayoutPass::run(Module &M, ModuleAnalysisManager &MAM) {
   DenseMap<const Function *, DenseMap<const Instruction *, unsigned>> Order;
   for (Target &T : Targets)
     if (T.Escape.empty())
-      numberSites(T, Order);
+      numberSites(M, T, Order);
   DenseMap<const Instruction *, InstanceCount> Counted;
   SmallVector<Function *, 8> Analyzed;
   bool Score = Choose && Mode != LayoutMode::Instrument;
@@ -481,6 +433,8 @@ PreservedAnalyses FileLayoutPass::run(Module &M, ModuleAnalysisManager &MAM) {
     GlobalVariable *G = T.G;
     const std::string &Name = T.Name;
     Instruction *Anchor = T.Accesses.empty() ? nullptr : T.Accesses.front().I;
+    if (!Anchor && T.Object)
+      Anchor = T.Object->Anchor;
     if (!Anchor)
       for (User *U : G->users())
         if ((Anchor = dyn_cast<Instruction>(U)))
@@ -546,7 +500,10 @@ PreservedAnalyses FileLayoutPass::run(Module &M, ModuleAnalysisManager &MAM) {
     });
     if (RowMajor)
       continue;
-    permute(M, *G, T.F, Chosen, T.Accesses);
+    if (G)
+      permute(M, *G, T.F, Chosen, T.Accesses);
+    else
+      permuteAllocated(*T.Object, T.F, Chosen, T.Accesses);
     Changed = true;
   }
   if (!Instrumented.empty()) {

@@ -4,12 +4,13 @@
 // rows of A are read along k. dro-wp adds that schedule, tiled at a few tile
 // sizes, to its versions; the runtime replays each version's footprint
 // model at the run's buffer and runs the cheapest. Results are those of the
-// original program.
+// original program. The file layouts stay row-major (layout=off): stored
+// column-major, A would be read along its columns in the original order.
 //
 // RUN: rm -rf %t.data && mkdir -p %t.data
 // RUN: %iopoly_clang -O2 -fplugin-arg-iopoly-mode=off %s -o %t.off
-// RUN: %iopoly_clang -O2 -fplugin-arg-iopoly-mode=dro-wp -fplugin-arg-iopoly-versions=all -Rpass=iopoly %s -o %t.wp 2>&1 | FileCheck %s --check-prefix=REMARK
-// RUN: %iopoly_clang -O2 -fplugin-arg-iopoly-mode=dro-wp -Rpass=iopoly %s -o %t.def 2>&1 | FileCheck %s --check-prefix=PLAUSIBLE
+// RUN: %iopoly_clang -O2 -fplugin-arg-iopoly-mode=dro-wp -fplugin-arg-iopoly-layout=off -fplugin-arg-iopoly-versions=all -Rpass=iopoly %s -o %t.wp 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: %iopoly_clang -O2 -fplugin-arg-iopoly-mode=dro-wp -fplugin-arg-iopoly-layout=off -Rpass=iopoly %s -o %t.def 2>&1 | FileCheck %s --check-prefix=PLAUSIBLE
 // RUN: %iopoly_run %t.off > %t.off.out
 // RUN: rm -rf %t.data && mkdir -p %t.data
 // RUN: %iopoly_run IOPOLY_BUFFER=64K IOPOLY_VERBOSE=1 IOPOLY_STATS=%t.stats %t.wp > %t.wp.out 2> %t.wp.err
