@@ -46,8 +46,9 @@
  *  9: a version for data that fit the buffer (IOPOLY_VERSION_IN_MEMORY,
  *     IOPOLY_TILE_ABI 4).
  * 10: band terms of triangular tiles (IOPOLY_BAND_TERM_VARIES,
- *     IOPOLY_TILE_ABI 5). */
-#define IOPOLY_ABI_VERSION 10
+ *     IOPOLY_TILE_ABI 5).
+ * 11: the file layout of allocated arrays (__iopoly_alloc_layout). */
+#define IOPOLY_ABI_VERSION 11
 
 #ifdef __cplusplus
 extern "C" {
@@ -132,6 +133,17 @@ IOPOLY_API void __iopoly_window_release(struct iopoly_window *win);
  * see the declared shape. \p init is in the permuted order too. */
 IOPOLY_API void __iopoly_global_init(const char *name, size_t elem_size, int ndims, const size_t *dims,
                                      const int *layout, const void *init, void **slot);
+
+/* After an allocation whose file layout the compiler chose (an array
+ * allocated in the module and passed only to its functions): \p p (the
+ * allocation's result) holds \p ndims dimensions \p dims of \p elem_size-byte
+ * elements as declared, stored in layout \p layout. If \p p is the start
+ * of iopoly_alloc memory, its file header records that shape and layout
+ * (the files were just created or truncated), or already does; a file that
+ * holds data in another layout, or data written without one, stops the
+ * program with a message naming the array, both layouts and the command
+ * that converts it. Nothing for ordinary memory or a NULL \p p. */
+IOPOLY_API void __iopoly_alloc_layout(void *p, size_t elem_size, int ndims, const size_t *dims, const int *layout);
 
 /* Module constructor: warns once if the striping the compiler assumed
  * (-fplugin-arg-iopoly-stripe/disks) differs from the runtime's. */

@@ -42,6 +42,7 @@ RuntimeABI::RuntimeABI(Module &M) : M(M) {
   WindowRelease = declare(M, "__iopoly_window_release", FunctionType::get(VoidTy, {Ptr}, false), true);
   GlobalInit =
       declare(M, "__iopoly_global_init", FunctionType::get(VoidTy, {Ptr, I64, I32, Ptr, Ptr, Ptr, Ptr}, false), false);
+  AllocLayout = declare(M, "__iopoly_alloc_layout", FunctionType::get(VoidTy, {Ptr, I64, I32, Ptr, Ptr}, false), false);
   CheckStriping = declare(M, "__iopoly_check_striping", FunctionType::get(VoidTy, {I64, I64, Ptr}, false), false);
   Memset = declare(M, "__iopoly_memset", FunctionType::get(VoidTy, {Ptr, I32, I64}, false), false);
   Memcpy = declare(M, "__iopoly_memcpy", FunctionType::get(VoidTy, {Ptr, Ptr, I64}, false), false);

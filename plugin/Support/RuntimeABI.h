@@ -68,6 +68,7 @@ struct RuntimeABI {
   llvm::FunctionCallee Commit;        ///< void ()
   llvm::FunctionCallee WindowRelease; ///< void (ptr win)
   llvm::FunctionCallee GlobalInit;    ///< void (ptr name, i64 elem, i32 ndims, ptr dims, ptr layout, ptr init, ptr slot)
+  llvm::FunctionCallee AllocLayout;   ///< void (ptr p, i64 elem, i32 ndims, ptr dims, ptr layout)
   llvm::FunctionCallee CheckStriping; ///< void (i64 stripe, i64 disks, ptr module)
   llvm::FunctionCallee Memset;        ///< void (ptr, i32, i64)
   llvm::FunctionCallee Memcpy;        ///< void (ptr, ptr, i64)

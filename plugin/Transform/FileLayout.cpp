@@ -12,6 +12,7 @@
 #include "Transform/LayoutInstrument.h"
 #include "Support/DiskResidentRegistry.h"
 #include "Support/Options.h"
+#include "Support/RuntimeABI.h"
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -204,6 +205,40 @@ void permute(Module &M, GlobalVariable &G, const ArrayForm &F, ArrayRef<unsigned
 void permuteAllocated(AllocatedArray &A, const ArrayForm &F, ArrayRef<unsigned> Perm,
                       std::vector<ElementAccess> &Accesses) {
   rewriteAccesses(Accesses, permutedType(F, Perm), F, Perm, nullptr);
+}
+
+/// After each allocation of \p A: the shape and the layout chosen (also
+/// row-major), which the header of iopoly_alloc memory records, so that a
+/// program that stores it otherwise is refused (__iopoly_alloc_layout).
+void noteAllocatedLayout(Module &M, AllocatedArray &A, const ArrayForm &F, ArrayRef<unsigned> Perm) {
+  RuntimeABI ABI(M);
+  LLVMContext &Ctx = M.getContext();
+  Type *I64 = Type::getInt64Ty(Ctx), *I32 = Type::getInt32Ty(Ctx);
+  SmallVector<Constant *, 4> DimC, PermC;
+  for (uint64_t D : F.Dims)
+    DimC.push_back(ConstantInt::get(I64, D));
+  for (unsigned P : Perm)
+    PermC.push_back(ConstantInt::get(I32, P));
+  auto Table = [&](Type *T, ArrayRef<Constant *> C, const Twine &Name) {
+    auto *AT = ArrayType::get(T, C.size());
+    return new GlobalVariable(M, AT, /*isConstant=*/true, GlobalValue::PrivateLinkage, ConstantArray::get(AT, C), Name);
+  };
+  GlobalVariable *Dims = Table(I64, DimC, "iopoly.alloc.dims");
+  GlobalVariable *Layout = Table(I32, PermC, "iopoly.alloc.layout");
+  uint64_t Elem = M.getDataLayout().getTypeAllocSize(F.elem());
+  for (CallBase *CB : A.Allocations) {
+    Instruction *At = nullptr;
+    if (auto *II = dyn_cast<InvokeInst>(CB)) {
+      if (BasicBlock *Next = II->getNormalDest(); Next->getSinglePredecessor())
+        At = &*Next->getFirstInsertionPt();
+    } else {
+      At = CB->getNextNode();
+    }
+    if (!At)
+      continue; // (an invoke whose continuation is shared: the header keeps the byte view)
+    IRBuilder<> B(At);
+    B.CreateCall(ABI.AllocLayout, {CB, B.getInt64(Elem), B.getInt32(F.rank()), Dims, Layout});
+  }
 }
 
 } // namespace
@@ -498,6 +533,10 @@ PreservedAnalyses FileLayoutPass::run(Module &M, ModuleAnalysisManager &MAM) {
              << "file layout of '" << Name << "': " << layoutText(Chosen) << ", " << Why
              << " (statement instances along / against each layout: " << Scores << ")";
     });
+    if (T.Object) {
+      noteAllocatedLayout(M, *T.Object, T.F, Chosen);
+      Changed = true;
+    }
     if (RowMajor)
       continue;
     if (G)

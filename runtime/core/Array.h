@@ -144,6 +144,11 @@ Status closeArrayFiles(Runtime &RT, iopoly_array &A);
 /// opened from files. Pair with endStripeWrite.
 Status beginStripeWrite(iopoly_array &A);
 void endStripeWrite(iopoly_array &A);
+/// Records in \p A's file headers that its bytes hold the array \p G
+/// (shape and layout) the compiled code stores there. Only over the byte
+/// view of iopoly_alloc memory created or truncated by this run, or when
+/// the headers say so already; otherwise a Mismatch naming both.
+Status recordShape(iopoly_array &A, const iopoly::Geometry &G);
 /// After the buffer wrote back everything of \p A: syncs its files and, if
 /// no write started meanwhile, marks the headers clean with a new commit id.
 Status commitArray(iopoly_array &A, const RetryPolicy &Retry);

@@ -238,6 +238,13 @@ Status readExisting(Runtime &RT, iopoly_array &A, const Scan &Sc, const FileHead
       return Status::wrap(S, format("array '%s': file '%s': %s", A.Name.c_str(), Path.c_str(), S.message().c_str()));
     FileHeader W = Want;
     W.DiskIndex = D;
+    // iopoly_alloc's byte view of files whose header records the shape and
+    // layout compiled code stores in them (__iopoly_alloc_layout checks it).
+    if (W.Geo.ElemSize == 1 && W.Geo.Dims.size() == 1 && W.Geo.TotalBytes == H.Geo.TotalBytes) {
+      W.Geo.ElemSize = H.Geo.ElemSize;
+      W.Geo.Dims = H.Geo.Dims;
+      W.Geo.Layout = H.Geo.Layout;
+    }
     if (!IgnoreGeometry) {
       std::string Diff = W.mismatch(H);
       if (!Diff.empty())

@@ -76,6 +76,40 @@ void endStripeWrite(iopoly_array &A) {
     A.StateCV.notify_all();
 }
 
+Status recordShape(iopoly_array &A, const Geometry &G) {
+  std::lock_guard<std::mutex> L(A.StateMu);
+  Geometry &H = A.Header.Geo;
+  if (H.ElemSize == G.ElemSize && H.Dims == G.Dims && H.Layout == G.Layout)
+    return {};
+  auto Described = [](const Geometry &X) {
+    return format("%s elements of %zu bytes in layout %s (%s)", X.dimsString().c_str(), X.ElemSize,
+                  X.layoutString().c_str(), X.layoutName().c_str());
+  };
+  bool ByteView = H.ElemSize == 1 && H.Dims.size() == 1;
+  if (!ByteView)
+    return Status::error(ErrorCode::Mismatch,
+                         format("array '%s': its files store %s, this program stores %s; convert the files with "
+                                "'iopoly-relayout %s --to %s', or compile with -fplugin-arg-iopoly-layout=off",
+                                A.Name.c_str(), Described(H).c_str(), Described(G).c_str(), A.Name.c_str(),
+                                G.layoutString().c_str()));
+  if (!A.ZeroKnown)
+    return Status::error(ErrorCode::Mismatch,
+                         format("array '%s': its files hold data written without a file layout (as bytes, in the "
+                                "order of the C array), this program stores %s; create the array afresh "
+                                "(IOPOLY_TRUNC) or compile with -fplugin-arg-iopoly-layout=off",
+                                A.Name.c_str(), Described(G).c_str()));
+  Geometry Old = H;
+  H.ElemSize = G.ElemSize;
+  H.Dims = G.Dims;
+  H.Layout = G.Layout;
+  if (Status S = writeAllHeaders(A, DefaultRetry)) {
+    H = Old;
+    return Status::wrap(S, format("array '%s': cannot record its file layout: %s", A.Name.c_str(),
+                                  S.message().c_str()));
+  }
+  return {};
+}
+
 Status commitArray(iopoly_array &A, const RetryPolicy &Retry) {
   if (!A.Writable)
     return {};

@@ -417,6 +417,26 @@ void __iopoly_global_init(const char *Name, size_t ElemSize, int NDims, const si
   *Slot = P;
 }
 
+void __iopoly_alloc_layout(void *P, size_t ElemSize, int NDims, const size_t *Dims, const int *Layout) {
+  iopoly_array *A = P ? iopoly_array_of(P) : nullptr;
+  if (!A || A->AllocBase != P)
+    return; // ordinary memory: no file to describe
+  Geometry G;
+  Status S = Geometry::make(ElemSize, NDims, Dims, Layout, A->Geo.StripeSize, A->Geo.NumDisks, G);
+  if (!S && G.TotalBytes != A->Geo.TotalBytes) {
+    // A larger allocation than the array: the header keeps the byte view.
+    warning(format("array '%s': the compiler stores %s elements of %zu bytes in layout %s in its %zu bytes, which "
+                   "its file header cannot record (the shape has %zu bytes); other programs see its bytes as stored",
+                   A->Name.c_str(), G.dimsString().c_str(), ElemSize, G.layoutString().c_str(), A->Geo.TotalBytes,
+                   G.TotalBytes));
+    return;
+  }
+  if (!S)
+    S = recordShape(*A, G);
+  if (S)
+    fatal(S.message());
+}
+
 void __iopoly_check_striping(size_t Stripe, size_t Disks, const char *Module) {
   const Config &C = runtime().config();
   if (C.StripeSize == Stripe && C.numDisks() == Disks)

@@ -123,3 +123,36 @@ TEST_F(ApiRelayout, ACrashWhileRenamingIsFinishedByTheNextRun) {
   EXPECT_EQ(0, R.ExitCode) << R;
   EXPECT_EQ(-1, fileSize(marker()));
 }
+
+// Allocated arrays whose layout the compiler chose (__iopoly_alloc_layout,
+// what a permuted module calls after the allocation): the header records
+// the shape and the layout, so another program opens the array in that
+// layout and is refused in another, and a rerun reopens it. A module that
+// stores the array in another layout, or reaches data written as plain
+// bytes, is stopped with a message naming both.
+TEST_F(ApiRelayout, AllocatedArraysRecordTheCompilersLayout) {
+  RunResult R = run({"alloc2d", "B", "100", "77", "cm", "trunc"});
+  ASSERT_EQ(0, R.ExitCode) << R;
+  R = run({"check2d", "B", "100", "77", "cm"});
+  EXPECT_EQ(0, R.ExitCode) << R;
+  R = run({"check2d", "B", "100", "77", "rm"});
+  EXPECT_EQ(3, R.ExitCode) << R;
+  EXPECT_TRUE(contains(R.Out, "convert the files with 'iopoly-relayout B --to 0,1'")) << R;
+  R = run({"alloc2d", "B", "100", "77", "cm", "check"});
+  EXPECT_EQ(0, R.ExitCode) << R;
+  R = run({"alloc2d", "B", "100", "77", "rm", "check"});
+  EXPECT_NE(0, R.ExitCode + R.Signal) << R;
+  EXPECT_TRUE(contains(R.Err, "array 'B': its files store 100x77 elements of 8 bytes in layout 1,0 (column-major), "
+                              "this program stores 100x77 elements of 8 bytes in layout 0,1 (row-major); convert the "
+                              "files with 'iopoly-relayout B --to 0,1'"))
+      << R;
+  // The conversion tool works on them like on any array.
+  ASSERT_EQ(0, relayout({"B", "--to", "0,1"}).ExitCode);
+  R = run({"alloc2d", "B", "100", "77", "rm", "check"});
+  EXPECT_EQ(0, R.ExitCode) << R;
+  // Bytes written by a program that knew no layout are never reinterpreted.
+  ASSERT_EQ(0, run({"alloc-plain", "C", "61600", "iopoly_free"}).ExitCode);
+  R = run({"alloc2d", "C", "100", "77", "cm", "check"});
+  EXPECT_NE(0, R.ExitCode + R.Signal) << R;
+  EXPECT_TRUE(contains(R.Err, "array 'C': its files hold data written without a file layout")) << R;
+}

@@ -26,6 +26,7 @@
  *   alloc-realloc NAME BYTES                  shrinking realloc keeps the pointer, 0 frees
  *===----------------------------------------------------------------------===*/
 #include "iopoly.h"
+#include "iopoly/abi.h"
 
 #include <pthread.h>
 #include <stdint.h>
@@ -160,6 +161,36 @@ static int cmdElements2d(const char *Name, size_t Rows, size_t Cols, const char 
   if (iopoly_close(A) != 0)
     return die("close");
   printf("%s %zu elements\n", Write ? "wrote" : "checked", Rows * Cols);
+  return 0;
+}
+
+/* alloc2d NAME ROWS COLS rm|cm trunc|keep|check: what a module whose
+ * layout pass stored an allocated ROWSxCOLS array of doubles in layout
+ * rm or cm does: iopoly_alloc_flags, then __iopoly_alloc_layout, then
+ * (trunc, keep) writes every element at its address in that layout, or
+ * (check) checks them. */
+static int cmdAlloc2d(const char *Name, size_t Rows, size_t Cols, const char *Layout, const char *What) {
+  int Cm = !strcmp(Layout, "cm");
+  double *P = iopoly_alloc_flags(Name, Rows * Cols * sizeof(double),
+                                 !strcmp(What, "trunc") ? IOPOLY_CREATE | IOPOLY_TRUNC : IOPOLY_CREATE);
+  if (!P)
+    return expected("iopoly_alloc");
+  size_t Dims[2] = {Rows, Cols};
+  int Perm[2] = {Cm, !Cm};
+  __iopoly_alloc_layout(P, sizeof(double), 2, Dims, Perm);
+  for (size_t I = 0; I < Rows; ++I)
+    for (size_t J = 0; J < Cols; ++J) {
+      double *E = Cm ? &P[J * Rows + I] : &P[I * Cols + J];
+      if (strcmp(What, "check"))
+        *E = value2d(I, J);
+      else if (*E != value2d(I, J)) {
+        fprintf(stderr, "api_helper: %s[%zu][%zu] is %g, expected %g\n", Name, I, J, *E, value2d(I, J));
+        return 1;
+      }
+    }
+  if (iopoly_free(P) != 0)
+    return die("iopoly_free");
+  printf("%s %zu elements\n", strcmp(What, "check") ? "wrote" : "checked", Rows * Cols);
   return 0;
 }
 
@@ -517,6 +548,8 @@ int main(int Argc, char **Argv) {
     return cmdOpen(A);
   if ((!strcmp(Cmd, "fill2d") || !strcmp(Cmd, "check2d")) && Argc == 6)
     return cmdElements2d(A[1], arg(A[2]), arg(A[3]), A[4], !strcmp(Cmd, "fill2d"));
+  if (!strcmp(Cmd, "alloc2d") && Argc == 7)
+    return cmdAlloc2d(A[1], arg(A[2]), arg(A[3]), A[4], A[5]);
   if (!strcmp(Cmd, "out-of-range") && Argc == 5)
     return cmdOutOfRange(A[1], arg(A[2]), arg(A[3]));
   if (!strcmp(Cmd, "release-unattached") && Argc == 5)
