@@ -94,6 +94,13 @@ LayoutChoice chooseLayout(unsigned NDims, const std::vector<LayoutAccess> &Acces
     if (S.Along > B.Along || (S.Along == B.Along && S.Preferred > B.Preferred))
       C.Chosen = I;
   }
+  // The weights are estimates of the original order (the mode's schedule
+  // may interchange loops), and a file layout outlives the run: another
+  // layout replaces row-major only with a clear majority.
+  if (C.Candidates[C.Chosen].Along < MinAlongOverRowMajor * C.Candidates[0].Along) {
+    C.NearTie = C.Chosen != 0;
+    C.Chosen = 0;
+  }
   return C;
 }
 

@@ -516,6 +516,9 @@ PreservedAnalyses FileLayoutPass::run(Module &M, ModuleAnalysisManager &MAM) {
     if (!T.Requested.empty()) {
       Chosen.assign(T.Requested.begin(), T.Requested.end());
       Why = "requested by " + T.RequestFrom;
+    } else if (C.NearTie) {
+      Why = "no layout has twice as many accesses stride-1 in the file as row-major (near ties keep row-major: "
+            "the counts estimate the original order, and a file layout outlives the run)";
     } else if (C.Candidates[0].Along + C.Candidates[0].Against == 0) {
       Why = "no access walks it in a loop";
     } else if (C.Chosen == 0 && llvm::any_of(C.Candidates, [&](const LayoutScore &S) {
