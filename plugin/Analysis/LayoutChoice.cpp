@@ -63,7 +63,7 @@ static std::vector<unsigned> preference(const LayoutAccess &A, int &Fast) {
   return P;
 }
 
-LayoutChoice chooseLayout(unsigned NDims, const std::vector<LayoutAccess> &Accesses) {
+LayoutChoice chooseLayout(unsigned NDims, const std::vector<LayoutAccess> &Accesses, double MinRatio) {
   LayoutChoice C;
   std::vector<unsigned> P(NDims);
   std::iota(P.begin(), P.end(), 0u);
@@ -97,7 +97,7 @@ LayoutChoice chooseLayout(unsigned NDims, const std::vector<LayoutAccess> &Acces
   // The weights are estimates of the original order (the mode's schedule
   // may interchange loops), and a file layout outlives the run: another
   // layout replaces row-major only with a clear majority.
-  if (C.Candidates[C.Chosen].Along < MinAlongOverRowMajor * C.Candidates[0].Along) {
+  if (C.Candidates[C.Chosen].Along < MinRatio * C.Candidates[0].Along) {
     C.NearTie = C.Chosen != 0;
     C.Chosen = 0;
   }

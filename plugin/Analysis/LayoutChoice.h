@@ -77,7 +77,11 @@ inline constexpr double MinAlongOverRowMajor = 2.0;
 /// with the most weight along it (then the most preferring it exactly);
 /// ties and near ties keep row-major, which is also the choice when
 /// nothing votes.
-LayoutChoice chooseLayout(unsigned NDims, const std::vector<LayoutAccess> &Accesses);
+/// \p MinRatio: another layout needs that many times row-major's weight
+/// along it (MinAlongOverRowMajor for estimated weights, 1 for counts an
+/// instrumented run measured).
+LayoutChoice chooseLayout(unsigned NDims, const std::vector<LayoutAccess> &Accesses,
+                          double MinRatio = MinAlongOverRowMajor);
 
 /// "1,0" for {1, 0}.
 std::string permString(const std::vector<unsigned> &Perm);

@@ -502,7 +502,8 @@ PreservedAnalyses FileLayoutPass::run(Module &M, ModuleAnalysisManager &MAM) {
       });
     if (T.Requested.empty() && (!Choose || Mode == LayoutMode::Instrument))
       continue; // -O0 or an instrumented build: row-major unless asked
-    LayoutChoice C = chooseLayout(T.F.rank(), T.Described);
+    bool Measured = llvm::all_of(T.Described, [](const LayoutAccess &A) { return A.Source == WeightSource::Profile; });
+    LayoutChoice C = chooseLayout(T.F.rank(), T.Described, Measured ? 1.0 : MinAlongOverRowMajor);
     std::string Scores;
     raw_string_ostream SS(Scores);
     for (unsigned I = 0; I < C.Candidates.size(); ++I) {

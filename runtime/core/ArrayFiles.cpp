@@ -218,7 +218,7 @@ struct Existing {
 };
 
 Status readExisting(Runtime &RT, iopoly_array &A, const Scan &Sc, const FileHeader &Want, bool IgnoreGeometry,
-                    Existing &Out) {
+                    bool AllocView, Existing &Out) {
   size_t T = A.Dirs.size();
   // Some files may be new and some old: never mix them.
   if (pathExists(relayoutMarker(A.Dirs.front(), A.Name)))
@@ -240,7 +240,7 @@ Status readExisting(Runtime &RT, iopoly_array &A, const Scan &Sc, const FileHead
     W.DiskIndex = D;
     // iopoly_alloc's byte view of files whose header records the shape and
     // layout compiled code stores in them (__iopoly_alloc_layout checks it).
-    if (W.Geo.ElemSize == 1 && W.Geo.Dims.size() == 1 && W.Geo.TotalBytes == H.Geo.TotalBytes) {
+    if (AllocView && W.Geo.TotalBytes == H.Geo.TotalBytes) {
       W.Geo.ElemSize = H.Geo.ElemSize;
       W.Geo.Dims = H.Geo.Dims;
       W.Geo.Layout = H.Geo.Layout;
@@ -408,10 +408,11 @@ Status openArrayFilesLocked(Runtime &RT, iopoly_array &A, int Flags, ArrayOrigin
   // created again when an earlier run left it with other settings.
   bool MayRecreateGlobal = Origin == ArrayOrigin::Global && Trunc;
   Existing Ex;
-  Status S = readExisting(RT, A, Sc, Want, /*IgnoreGeometry=*/false, Ex);
+  bool AllocView = Origin == ArrayOrigin::Alloc;
+  Status S = readExisting(RT, A, Sc, Want, /*IgnoreGeometry=*/false, AllocView, Ex);
   if (S && MayRecreateGlobal && (S.is(ErrorCode::Mismatch) || S.is(ErrorCode::Corrupt))) {
     Existing Any;
-    if (readExisting(RT, A, Sc, Want, /*IgnoreGeometry=*/true, Any).ok()) {
+    if (readExisting(RT, A, Sc, Want, /*IgnoreGeometry=*/true, AllocView, Any).ok()) {
       if (Any.Headers.front().Origin != "global")
         return Status::error(ErrorCode::Mismatch,
                              format("%s. The files were not made by a disk-resident global (they were created "

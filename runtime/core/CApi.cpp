@@ -349,7 +349,7 @@ void *iopoly_alloc_flags(const char *name, size_t bytes, int flags) {
       return fail<void *>(format("iopoly_alloc: flags 0x%x must be IOPOLY_CREATE, optionally | IOPOLY_TRUNC", flags),
                           nullptr);
     void *P = nullptr;
-    if (Status S = allocArray(name, bytes, flags, ArrayOrigin::Api, P))
+    if (Status S = allocArray(name, bytes, flags, ArrayOrigin::Alloc, P))
       return fail<void *>("iopoly_alloc: " + S.message(), nullptr);
     return P;
   });
