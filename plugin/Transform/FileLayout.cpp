@@ -368,6 +368,7 @@ PreservedAnalyses FileLayoutPass::run(Module &M, ModuleAnalysisManager &MAM) {
     if (T.Object) {
       T.F = T.Object->F;
       T.Name = T.Object->Name;
+      // A request: the option's, by any of the names its pragmas give it.
       for (StringRef N : split(T.Name, '/'))
         if (T.Requested.empty() && requestedLayout(N.str(), T.Requested))
           T.RequestFrom = "-fplugin-arg-iopoly-layout";
@@ -375,16 +376,15 @@ PreservedAnalyses FileLayoutPass::run(Module &M, ModuleAnalysisManager &MAM) {
       continue; // one dimension (or an array of structs): nothing to permute
     } else {
       T.Name = arrayName(*G);
-    }
-    // A request: the pragma's (metadata), else the option's.
-    if (!G) {
-    } else if (MDNode *N = G->getMetadata(LayoutRequestMD)) {
-      for (const MDOperand &Op : N->operands())
-        if (auto *C = mdconst::dyn_extract_or_null<ConstantInt>(Op))
-          T.Requested.push_back(static_cast<unsigned>(C->getZExtValue()));
-      T.RequestFrom = "#pragma iopoly layout";
-    } else if (requestedLayout(T.Name, T.Requested)) {
-      T.RequestFrom = "-fplugin-arg-iopoly-layout";
+      // A request: the pragma's (metadata), else the option's.
+      if (MDNode *N = G->getMetadata(LayoutRequestMD)) {
+        for (const MDOperand &Op : N->operands())
+          if (auto *C = mdconst::dyn_extract_or_null<ConstantInt>(Op))
+            T.Requested.push_back(static_cast<unsigned>(C->getZExtValue()));
+        T.RequestFrom = "#pragma iopoly layout";
+      } else if (requestedLayout(T.Name, T.Requested)) {
+        T.RequestFrom = "-fplugin-arg-iopoly-layout";
+      }
     }
     if (!T.Requested.empty()) {
       SmallVector<unsigned, 4> Sorted(T.Requested);

@@ -15,6 +15,12 @@
 // which DiskGlobalsPass hands to the runtime (__iopoly_global_init), so the
 // file header records the declared dims and the layout.
 //
+// Allocated arrays (Transform/LayoutAccesses.h: an allocation followed
+// into the static functions it is passed to) are permuted the same way,
+// each access through the permuted type from its own base pointer, and
+// each allocation is followed by __iopoly_alloc_layout, so that the header
+// of iopoly_alloc memory records the shape and the layout.
+//
 // An array whose address escapes (passed to a function, stored, pointer
 // arithmetic across rows, used by another global) keeps row-major, with a
 // remark saying why. Runs at the start of the pipeline, after iopoly-mark
