@@ -482,8 +482,12 @@ PreservedAnalyses FileLayoutPass::run(Module &M, ModuleAnalysisManager &MAM) {
     };
     if (!T.Escape.empty()) {
       if (!T.Requested.empty()) {
+        // At -O0 pointers live in stack slots: allocated arrays are not followed.
+        std::string Why = T.Object && !Choose ? "at -O0 the pass does not follow allocated arrays (their pointers "
+                                                "live in memory there); compile with -O1 or higher"
+                                              : T.Escape;
         Ctx.emitError("iopoly: cannot store '" + Name + "' in layout " + layoutText(T.Requested) + " as " +
-                      T.RequestFrom + " asks: " + T.Escape);
+                      T.RequestFrom + " asks: " + Why);
         continue;
       }
       Remark([&] {

@@ -6,6 +6,8 @@
 // walked through a flat pointer. Arrays are named as the pragmas name them.
 // RUN: %clang_iopoly -O2 -c -Rpass=iopoly -Rpass-missed=iopoly %s -o /dev/null 2>&1 | FileCheck %s
 // RUN: %clang_iopoly -O2 -c -Rpass=iopoly -fplugin-arg-iopoly-layout=v:0,1 %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=FORCED
+// RUN: not %clang_iopoly -O0 -c -fplugin-arg-iopoly-layout=v:1,0 %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=O0
+// O0: error: iopoly: cannot store 'v' in layout 1,0 (column-major) as -fplugin-arg-iopoly-layout asks: at -O0 the pass does not follow allocated arrays
 // CHECK-DAG: remark: file layout of 'v': 1,0 (column-major), most accesses {{.*}}(statement instances along / against each layout: 0,1: 65536 along, 131072 against; 1,0: 131072 along, 65536 against; other: 0; weights: trip product (2 accesses))
 // CHECK-DAG: remark: file layout of 'x': kept row-major because it is passed to function 'shared', which other files may call with other arrays (it is not static)
 // CHECK-DAG: remark: file layout of 'y': kept row-major because the pass does not see its allocation
