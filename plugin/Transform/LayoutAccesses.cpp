@@ -247,14 +247,14 @@ public:
   std::vector<std::pair<unsigned, std::string>> Poison;
 };
 
-/// Parameter \p ArgNo of \p Fn joins the group of \p From; so does what
-/// every other call of \p Fn passes there.
-void joinParameter(Groups &G, Value *From, Function &Fn, unsigned ArgNo, const TargetLibraryInfo &TLI) {
-  Argument *P = Fn.getArg(ArgNo);
-  bool Known = G.Id.count(P);
-  G.unite(From, P);
-  if (Known)
+/// Parameter \p P joins the groups; a new one only if its function is
+/// static and every call passes it an allocation or a parameter that
+/// satisfies the same (checked in turn), all in its group.
+void addParameter(Groups &G, Argument *P, const TargetLibraryInfo &TLI) {
+  if (G.Id.count(P))
     return;
+  G.add(P);
+  Function &Fn = *P->getParent();
   if (!Fn.hasLocalLinkage()) {
     G.poison(P, "it is passed to function '" + Fn.getName().str() +
                     "', which other files may call with other arrays (it is not static)");
@@ -266,12 +266,16 @@ void joinParameter(Groups &G, Value *From, Function &Fn, unsigned ArgNo, const T
       G.poison(P, "the address of function '" + Fn.getName().str() + "', which it is passed to, is taken");
       return;
     }
-    Value *Arg = startOf(CB->getArgOperand(ArgNo));
+    Value *Arg = startOf(CB->getArgOperand(P->getArgNo()));
     auto *ArgCall = dyn_cast<CallBase>(Arg);
-    if (isa<Argument>(Arg) || (ArgCall && isAllocation(*ArgCall, TLI)))
+    if (auto *Caller = dyn_cast<Argument>(Arg)) {
+      addParameter(G, Caller, TLI);
+      G.unite(P, Caller);
+    } else if (ArgCall && isAllocation(*ArgCall, TLI)) {
       G.unite(P, Arg);
-    else
+    } else {
       G.poison(P, "function '" + Fn.getName().str() + "' is also called with an array that is not allocated in this file");
+    }
   }
 }
 
@@ -333,8 +337,11 @@ void scanStart(Value *V, Groups &G, GroupFacts *Facts, const TargetLibraryInfo &
         }
         Function *Callee = CB->getCalledFunction();
         if (!Facts && Callee && !Callee->isDeclaration() && CB->isArgOperand(&U) &&
-            Callee->getFunctionType() == CB->getFunctionType())
-          joinParameter(G, V, *Callee, CB->getArgOperandNo(&U), TLI);
+            Callee->getFunctionType() == CB->getFunctionType()) {
+          Argument *P = Callee->getArg(CB->getArgOperandNo(&U));
+          addParameter(G, P, TLI);
+          G.unite(V, P);
+        }
       }
     }
   }

@@ -10,6 +10,7 @@
 // O0: error: iopoly: cannot store 'v' in layout 1,0 (column-major) as -fplugin-arg-iopoly-layout asks: at -O0 the pass does not follow allocated arrays
 // CHECK-DAG: remark: file layout of 'v': 1,0 (column-major), most accesses {{.*}}(statement instances along / against each layout: 0,1: 65536 along, 131072 against; 1,0: 131072 along, 65536 against; other: 0; weights: trip product (2 accesses))
 // CHECK-DAG: remark: file layout of 'x': kept row-major because it is passed to function 'shared', which other files may call with other arrays (it is not static)
+// CHECK-DAG: remark: file layout of 'w': kept row-major because it is passed to function 'relay', which other files may call with other arrays (it is not static)
 // CHECK-DAG: remark: file layout of 'y': kept row-major because the pass does not see its allocation
 // CHECK-DAG: remark: file layout of 'z': kept row-major because pointer arithmetic walks it other than by its dimensions
 // FORCED: remark: file layout of 'v': 0,1 (row-major), requested by -fplugin-arg-iopoly-layout
@@ -52,6 +53,17 @@ static void flat(double z[N][N]) {
     p[k] = k;
 }
 
+// Called with an allocation here, and by relay(), whose callers in other
+// files pass arrays of their own.
+static void walkw(double w[N][N]) {
+#pragma iopoly disk_resident(w)
+  for (int j = 0; j < N; ++j)
+    for (int i = 0; i < N; ++i)
+      w[i][j] = i + j;
+}
+
+void relay(double w[N][N]) { walkw(w); }
+
 void *my_alloc(size_t); // not known to return fresh memory
 
 double run(void) {
@@ -59,6 +71,7 @@ double run(void) {
   double (*X)[N][N] = malloc(sizeof *X);
   double (*Y)[N][N] = my_alloc(sizeof *Y);
   double (*Z)[N][N] = malloc(sizeof *Z);
+  double (*W)[N][N] = malloc(sizeof *W);
   double *S = calloc(N, sizeof(double));
   if (!V || !S)
     return 0;
@@ -67,6 +80,7 @@ double run(void) {
   shared(*X);
   walky(*Y);
   flat(*Z);
+  walkw(*W);
   double r = S[7];
   free(V);
   free(S);
