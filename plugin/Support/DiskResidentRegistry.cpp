@@ -87,6 +87,13 @@ llvm::MDNode *diskResidentNode(llvm::LLVMContext &Ctx, llvm::StringRef Name, con
   return llvm::MDNode::get(Ctx, Ops);
 }
 
+std::string nameOfNode(const llvm::MDNode *N) {
+  if (N && N->getNumOperands())
+    if (auto *S = llvm::dyn_cast<llvm::MDString>(N->getOperand(0)))
+      return S->getString().str();
+  return "";
+}
+
 ArrayShape shapeOfNode(const llvm::MDNode *N) {
   ArrayShape S;
   if (!N || N->getNumOperands() < 3)

@@ -74,6 +74,8 @@ void parseAnnotation(llvm::StringRef Text, std::string &Name, ArrayShape &Shape)
 llvm::MDNode *diskResidentNode(llvm::LLVMContext &Ctx, llvm::StringRef Name, const ArrayShape &Shape);
 /// The shape recorded in such a node (ElemSize 0 if none).
 ArrayShape shapeOfNode(const llvm::MDNode *N);
+/// The name recorded in such a node ("" if none or no node).
+std::string nameOfNode(const llvm::MDNode *N);
 
 } // namespace iopoly
 

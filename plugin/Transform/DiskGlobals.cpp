@@ -55,11 +55,9 @@ static void rewriteGlobal(Module &M, GlobalVariable *G, RuntimeABI &ABI) {
   const DataLayout &DL = M.getDataLayout();
   std::string Name = G->getName().str();
   // The array's own name (the pragma's, C++ scopes as dots), not the symbol.
-  std::string ArrayName = Name;
-  if (MDNode *N = G->getMetadata(DiskResidentMD))
-    if (N->getNumOperands())
-      if (auto *S = dyn_cast<MDString>(N->getOperand(0)))
-        ArrayName = S->getString().str();
+  std::string ArrayName = nameOfNode(G->getMetadata(DiskResidentMD));
+  if (ArrayName.empty())
+    ArrayName = Name;
   Type *Ptr = PointerType::getUnqual(Ctx);
   bool Defined = !G->isDeclaration();
   // A permuted array's slot names its layout: another file that declares

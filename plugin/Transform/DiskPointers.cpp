@@ -18,10 +18,8 @@ using namespace llvm;
 namespace iopoly {
 
 static std::string nameFromMD(const MDNode *N, const char *Fallback) {
-  if (N && N->getNumOperands())
-    if (auto *S = dyn_cast<MDString>(N->getOperand(0)))
-      return S->getString().str();
-  return Fallback;
+  std::string Name = nameOfNode(N);
+  return Name.empty() ? Fallback : Name;
 }
 
 static const Function *functionOf(const Value *V) {

@@ -81,11 +81,8 @@ LayoutAccess describeAccess(const ElementAccess &A, LoopInfo &LI, ScalarEvolutio
 }
 
 std::string arrayName(const GlobalVariable &G) {
-  if (MDNode *N = G.getMetadata(DiskResidentMD))
-    if (N->getNumOperands())
-      if (auto *S = dyn_cast<MDString>(N->getOperand(0)))
-        return S->getString().str();
-  return G.getName().str();
+  std::string N = nameOfNode(G.getMetadata(DiskResidentMD));
+  return N.empty() ? G.getName().str() : N;
 }
 
 std::string layoutText(ArrayRef<unsigned> P) {
@@ -198,13 +195,6 @@ void permute(Module &M, GlobalVariable &G, const ArrayForm &F, ArrayRef<unsigned
   }
   G.eraseFromParent();
   NG->setName(Name);
-}
-
-/// Stores the allocated array \p A permuted: every access goes through the
-/// permuted type from its own base (the allocation, a parameter, a marker).
-void permuteAllocated(AllocatedArray &A, const ArrayForm &F, ArrayRef<unsigned> Perm,
-                      std::vector<ElementAccess> &Accesses) {
-  rewriteAccesses(Accesses, permutedType(F, Perm), F, Perm, nullptr);
 }
 
 /// After each allocation of \p A: the shape and the layout chosen (also
@@ -550,7 +540,8 @@ PreservedAnalyses FileLayoutPass::run(Module &M, ModuleAnalysisManager &MAM) {
     if (G)
       permute(M, *G, T.F, Chosen, T.Accesses);
     else
-      permuteAllocated(*T.Object, T.F, Chosen, T.Accesses);
+      // Each access from its own base (the allocation, a parameter, a marker).
+      rewriteAccesses(T.Accesses, permutedType(T.F, Chosen), T.F, Chosen, nullptr);
     Changed = true;
   }
   if (!Instrumented.empty()) {

@@ -210,13 +210,7 @@ Value *startOf(Value *V) {
   }
 }
 
-std::string markerName(const CallBase &CB) {
-  if (MDNode *N = CB.getMetadata(DiskResidentMD))
-    if (N->getNumOperands())
-      if (auto *S = dyn_cast<MDString>(N->getOperand(0)))
-        return S->getString().str();
-  return "";
-}
+std::string markerName(const CallBase &CB) { return nameOfNode(CB.getMetadata(DiskResidentMD)); }
 
 /// The pointers of the allocated arrays, grouped: an allocation, and every
 /// parameter it reaches, are one group; a parameter reached by two

@@ -122,12 +122,11 @@ namespace iopoly {
 class Runtime;
 struct RetryPolicy;
 
-/// Who asks for an array: the C API, or the constructor of a disk-resident
+/// Who asks for an array: the C API; iopoly_alloc (a byte view, which
+/// compiled code may give a shape and a layout, __iopoly_alloc_layout, so
+/// it opens files that record one); or the constructor of a disk-resident
 /// global (which starts from its initializer every run, so an array of it
 /// left with other settings by an earlier run may be created again).
-/// Who opens an array: the C API, iopoly_alloc (a byte view, which compiled
-/// code may give a shape and a layout: __iopoly_alloc_layout, so it opens
-/// files that record one) or a disk-resident global's constructor.
 enum class ArrayOrigin { Api, Alloc, Global };
 
 /// Opens or creates the disk files of \p A (whose Name and Geo are set)
