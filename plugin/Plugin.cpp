@@ -121,7 +121,7 @@ void registerIOPolyPasses(PassBuilder &PB) {
       if (Level != OptimizationLevel::O0)
         MPM.addPass(createModuleToFunctionPassAdaptor(SROAPass(SROAOptions::PreserveCFG)));
       // -O0: requested layouts only (no trip counts to score with).
-      MPM.addPass(FileLayoutPass(/*Choose=*/Level != OptimizationLevel::O0));
+      MPM.addPass(FileLayoutPass(/*Choose=*/Level != OptimizationLevel::O0, Level));
     }
     // `#pragma iopoly distribute` markers: loop metadata, or a remark.
     MPM.addPass(createModuleToFunctionPassAdaptor(DistributeMarksPass()));

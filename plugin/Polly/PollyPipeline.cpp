@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Polly/PollyPipeline.h"
+#include "Analysis/LayoutTrial.h"
 #include "Analysis/RankMapping.h"
 #include "Analysis/UnmodelledLoops.h"
 #include "Polly/ElementSizeGuard.h"
@@ -17,6 +18,7 @@
 
 #include "polly/CodeGen/CodeGeneration.h"
 #include "polly/CodePreparation.h"
+#include "polly/RegisterPasses.h"
 #include "polly/DeLICM.h"
 #include "polly/ForwardOpTree.h"
 #include "polly/Simplify.h"
@@ -24,8 +26,14 @@
 #include "polly/ScopInfo.h"
 #include "polly/ScopPass.h"
 
+#include "llvm/IR/DiagnosticHandler.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
 
 #include "isl/schedule.h"
 
@@ -122,6 +130,8 @@ struct RestructurePass : PassInfoMixin<RestructurePass> {
                         polly::SPMUpdater &U) {
     isl::schedule Before = S.getScheduleTree();
     PreservedAnalyses PA = Restructure.run(S, SAM, AR, U);
+    if (activeLayoutTrial())
+      return PA; // measured only: the copy's code is not generated
     bool Kept = isl_schedule_plain_is_equal(Before.get(), S.getScheduleTree().get()) == isl_bool_true;
     if (Kept && !pollyOutlinesParallelLoops())
       return PA;
@@ -211,6 +221,78 @@ void addScopPipeline(FunctionPassManager &FPM, ScopTransform T, std::optional<Op
     FPM.addPass(ReleaseFullUnrollPass());
   if (Level)
     FPM.addPass(CleanupAfterPollyPass(*Level, /*HoldUnrollInVersions=*/T != ScopTransform::PollyOptimizer));
+}
+
+namespace {
+/// Diagnostics of a layout trial: none is printed (the program's own
+/// compile reports them); an error fails the trial.
+struct SilentDiagnostics : DiagnosticHandler {
+  explicit SilentDiagnostics(bool &Error) : Error(Error) {}
+  bool handleDiagnostics(const DiagnosticInfo &DI) override {
+    if (DI.getSeverity() == DS_Error)
+      Error = true;
+    return true;
+  }
+  bool &Error;
+};
+
+/// A trial's function once measured: nothing after the restructuring
+/// needs its code, so the rest of the pipeline has nothing to optimize.
+struct DropMeasuredBodyPass : PassInfoMixin<DropMeasuredBodyPass> {
+  PreservedAnalyses run(Function &F, FunctionAnalysisManager &) {
+    if (F.isDeclaration())
+      return PreservedAnalyses::all();
+    for (BasicBlock &BB : F)
+      BB.dropAllReferences();
+    while (!F.empty())
+      F.begin()->eraseFromParent();
+    new UnreachableInst(F.getContext(), BasicBlock::Create(F.getContext(), "measured", &F));
+    return PreservedAnalyses::none();
+  }
+};
+
+/// The program's target, for the trial's cost models of inlining and
+/// unrolling (null if the triple is unknown: generic costs).
+std::unique_ptr<TargetMachine> targetOf(const Module &M) {
+  std::string Error;
+  const Target *T = TargetRegistry::lookupTarget(M.getTargetTriple(), Error);
+  if (!T)
+    return nullptr;
+  return std::unique_ptr<TargetMachine>(
+      T->createTargetMachine(M.getTargetTriple(), "", "", TargetOptions(), std::nullopt));
+}
+} // namespace
+
+void measureLayoutTrial(Module &M, OptimizationLevel Level, ScopTransform T, LayoutTrial &Trial) {
+  LLVMContext &Ctx = M.getContext();
+  std::unique_ptr<DiagnosticHandler> Saved = Ctx.getDiagnosticHandler();
+  Ctx.setDiagnosticHandler(std::make_unique<SilentDiagnostics>(Trial.Failed));
+  {
+    LayoutTrialScope Scope(Trial);
+    std::unique_ptr<TargetMachine> TM = targetOf(M);
+    // A builder of its own: none of the plugin's extension points but the
+    // restructuring's, which records instead of transforming.
+    PassBuilder PB(TM.get());
+    polly::registerPollyPasses(PB);
+    LoopAnalysisManager LAM;
+    FunctionAnalysisManager FAM;
+    CGSCCAnalysisManager CGAM;
+    ModuleAnalysisManager MAM;
+    PB.registerModuleAnalyses(MAM);
+    PB.registerCGSCCAnalyses(CGAM);
+    PB.registerFunctionAnalyses(FAM);
+    PB.registerLoopAnalyses(LAM);
+    PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+    // clo is measured by the version that is Polly's schedule.
+    ScopTransform Measured = T == ScopTransform::PollyOptimizer ? ScopTransform::DiskReuseWhole : T;
+    PB.registerVectorizerStartEPCallback([Measured](FunctionPassManager &FPM, OptimizationLevel) {
+      addScopPipeline(FPM, Measured);
+      FPM.addPass(DropMeasuredBodyPass());
+    });
+    ModulePassManager MPM = PB.buildPerModuleDefaultPipeline(Level);
+    MPM.run(M, MAM);
+  }
+  Ctx.setDiagnosticHandler(std::move(Saved));
 }
 
 void addMappingPipeline(FunctionPassManager &FPM) {

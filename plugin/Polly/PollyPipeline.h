@@ -17,8 +17,9 @@
 #include <optional>
 
 namespace llvm {
+class Module;
 class raw_ostream;
-}
+} // namespace llvm
 
 namespace iopoly {
 
@@ -43,6 +44,15 @@ bool pollyOutlinesParallelLoops();
 /// array's element accesses.
 void keepLoopsForPolly();
 
+struct LayoutTrial;
+
+/// A layout trial (Analysis/LayoutTrial.h): runs the optimization pipeline
+/// of \p Level on \p M, a copy of the program, up to the SCoP
+/// transformation of \p T, which records into \p Trial what the run-time
+/// choice would cost instead of transforming. Prints nothing; an error
+/// marks the trial failed. \p M is left without code.
+void measureLayoutTrial(llvm::Module &M, llvm::OptimizationLevel Level, ScopTransform T, LayoutTrial &Trial);
+
 /// -fplugin-arg-iopoly-mpi=on: no load PRE in GVN, which turns the loads of
 /// neighbouring elements (A[i-1], A[i], A[i+1]) into values carried from
 /// one iteration to the next: Polly reads those as dependences, and the
@@ -55,6 +65,15 @@ void keepLoadsForPolly();
 /// Polly rewrote, as Polly's own pipeline does.
 void addScopPipeline(llvm::FunctionPassManager &FPM, ScopTransform T,
                      std::optional<llvm::OptimizationLevel> Level = std::nullopt);
+
+struct LayoutTrial;
+
+/// A layout trial (Analysis/LayoutTrial.h): runs the optimization pipeline
+/// of \p Level on \p M, a copy of the program, up to the SCoP
+/// transformation of \p T, which records into \p Trial what the run-time
+/// choice would cost instead of transforming. Prints nothing; an error
+/// marks the trial failed. \p M is left without code.
+void measureLayoutTrial(llvm::Module &M, llvm::OptimizationLevel Level, ScopTransform T, LayoutTrial &Trial);
 
 /// -fplugin-arg-iopoly-mpi=on: Polly's preparation and scalar clean-up,
 /// RankMappingPass on every SCoP (analysis only: Polly generates nothing),

@@ -181,6 +181,12 @@ static cl::opt<bool> LayoutDomainCountsOpt("iopoly-layout-domain-counts", cl::Hi
                                                     "(false: trip-count products only)"),
                                            cl::init(true), cl::cat(IOPolyCategory));
 
+static cl::opt<bool> LayoutTrialOpt("iopoly-layout-trial",
+                                    cl::desc("clo, dro-l, dro-wp: keep a layout the vote chose only if the cost "
+                                             "model of the mode's schedule does not estimate it worse than "
+                                             "row-major on some plausible run"),
+                                    cl::init(true), cl::cat(IOPolyCategory));
+
 /// Parses "V:1,0+W:2,0,1" (';' also separates); "" or why not.
 static std::string parseExplicitLayouts(StringRef Text, SmallVectorImpl<std::pair<std::string, SmallVector<unsigned, 4>>> &Out) {
   SmallVector<StringRef, 4> Entries;
@@ -230,6 +236,8 @@ LayoutMode layoutMode() {
 std::string layoutProfilePath() { return LayoutProfileOpt; }
 
 bool layoutDomainCounts() { return LayoutDomainCountsOpt; }
+
+bool layoutTrials() { return LayoutTrialOpt; }
 
 bool requestedLayout(StringRef Name, SmallVectorImpl<unsigned> &Perm) {
   if (layoutMode() != LayoutMode::Explicit)
@@ -375,13 +383,13 @@ std::string applyPluginArg(StringRef Arg) {
                                 "max-splits",  "max-sets",      "buffer",     "reassociate", "tile-prefetch",
                                 "serpentine",  "mpi",           "mapping",    "map-local", "map-chunk",   "map-bthres",
                                 "map-alpha",   "map-beta",      "map-max-chunks", "topology",  "layout",
-                                "layout-profile", "threads", "band-tiles", "expand-scalars", "versions"};
+                                "layout-profile", "layout-trial", "threads", "band-tiles", "expand-scalars", "versions"};
   bool IsKnown = false;
   for (const char *K : Known)
     IsKnown |= Name == K;
   if (!IsKnown || (!Arg.contains('=') && !Switch))
     return ("unknown iopoly plugin argument '" + Arg +
-            "'; expected -fplugin-arg-iopoly-<name>=<value> with name one of mode, stripe, disks, hoist, granularity, chunks, max-splits, max-sets, buffer, reassociate, tile-prefetch, serpentine, mpi, mapping, map-local, map-chunk, map-bthres, map-alpha, map-beta, map-max-chunks, topology, layout, layout-profile, threads, band-tiles, expand-scalars, versions")
+            "'; expected -fplugin-arg-iopoly-<name>=<value> with name one of mode, stripe, disks, hoist, granularity, chunks, max-splits, max-sets, buffer, reassociate, tile-prefetch, serpentine, mpi, mapping, map-local, map-chunk, map-bthres, map-alpha, map-beta, map-max-chunks, topology, layout, layout-profile, layout-trial, threads, band-tiles, expand-scalars, versions")
         .str();
   // Check enumerated values here: cl would print its own message first.
   if (Name == "mode") {
@@ -399,7 +407,8 @@ std::string applyPluginArg(StringRef Arg) {
   std::string Norm = Value.str();
   if (Name == "threads")
     ThreadsAsPluginArg = true;
-  if (Name == "mpi" || Name == "map-local" || Name == "hoist" || Name == "threads" || Name == "expand-scalars") {
+  if (Name == "mpi" || Name == "map-local" || Name == "hoist" || Name == "threads" || Name == "expand-scalars" ||
+      Name == "layout-trial") {
     if (Value == "on" || Value == "yes")
       Norm = "true";
     else if (Value == "off" || Value == "no")

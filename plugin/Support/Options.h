@@ -102,6 +102,10 @@ std::string layoutProfilePath();
 /// -iopoly-layout-domain-counts (hidden, default true): weights inside
 /// SCoPs are the points of Polly's statement domains.
 bool layoutDomainCounts();
+/// -iopoly-layout-trial (default true): in clo, dro-l and dro-wp a layout
+/// the vote chose is kept only if the cost model of the mode's schedule
+/// does not estimate it worse than row-major (Analysis/LayoutTrial.h).
+bool layoutTrials();
 /// The layout the option requests for array \p Name, if any.
 bool requestedLayout(llvm::StringRef Name, llvm::SmallVectorImpl<unsigned> &Perm);
 

@@ -12,7 +12,20 @@ using namespace llvm;
 
 namespace iopoly {
 
+namespace {
+bool Silent = false;
+} // namespace
+
+bool setRemarksSilent(bool S) {
+  bool Previous = Silent;
+  Silent = S;
+  return Previous;
+}
+bool remarksSilent() { return Silent; }
+
 bool RemarkOnce::first(StringRef Name, const DebugLoc &Loc, const Function *F) {
+  if (Silent)
+    return false;
   std::string Where;
   unsigned Line = 0, Col = 0;
   if (DILocation *L = Loc.get()) {

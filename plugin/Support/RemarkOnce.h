@@ -37,6 +37,13 @@ private:
   std::set<std::tuple<std::string, std::string, unsigned, unsigned>> Seen;
 };
 
+/// While set, every RemarkOnce (and the restructuring's own "once" sets)
+/// answers false and records nothing: a layout trial's copy of the program
+/// (Analysis/LayoutTrial.h) must neither print remarks nor use up the
+/// program's own. Returns the previous setting.
+bool setRemarksSilent(bool Silent);
+bool remarksSilent();
+
 } // namespace iopoly
 
 #endif

@@ -7,6 +7,7 @@
 #include "Analysis/BandTiling.h"
 #include "Analysis/DataTiling.h"
 #include "Analysis/FootprintModel.h"
+#include "Analysis/LayoutTrial.h"
 #include "Analysis/ScopParams.h"
 #include "Analysis/Stencil.h"
 #include "DiskModel.h"
@@ -14,6 +15,7 @@
 #include "Polly/ElementSizeGuard.h"
 #include "Polly/PollyPipeline.h"
 #include "Support/Options.h"
+#include "Support/RemarkOnce.h"
 #include "Support/VersionTable.h"
 #include "Transform/CLO.h"
 
@@ -137,6 +139,8 @@ DebugLoc locationOf(const RegionTiling &R, const TiledGroup &G, const DebugLoc &
 /// and repeated passes over a function say the same thing).
 bool firstTimeAt(const DebugLoc &Loc, StringRef Kind, const std::string &Msg) {
   static StringSet<> Seen;
+  if (remarksSilent())
+    return false; // a layout trial's copy of the program says nothing
   std::string Key = Kind.str() + "|" + Msg;
   if (Loc)
     Key += "@" + std::to_string(Loc.getLine()) + ":" + std::to_string(Loc.getCol()) + "@" +
@@ -427,6 +431,21 @@ PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager 
   OptimizationRemarkEmitter ORE(&S.getFunction());
   BasicBlock *Entry = S.getEntry();
   DebugLoc Loc = locationOf(S);
+  // A layout trial (Analysis/LayoutTrial.h) records costs instead of
+  // transforming; loops kept in their order for want of a model have none.
+  LayoutTrial *Trial = activeLayoutTrial();
+  struct RecordUnmodelled {
+    LayoutTrial *T;
+    polly::Scop &S;
+    size_t Before;
+    ~RecordUnmodelled() {
+      if (!T || T->Scops.size() != Before)
+        return;
+      std::vector<DiskArray> Arrays;
+      findDiskArrays(S, Arrays);
+      T->unmodelled(Arrays);
+    }
+  } Unrecorded{Trial, S, Trial ? Trial->Scops.size() : 0};
   auto Missed = [&](const DebugLoc &At, const std::string &Why) {
     if (firstTimeAt(At, "missed", Why))
       ORE.emit([&] {
@@ -596,7 +615,7 @@ PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager 
   // run-time choice replays the same models, one representative run of
   // loops with parameters); otherwise only the versions with rows
   // innermost are pruned so (heat-3d: 12.6 s with them, 8.8 s without).
-  if (Modelled && !Buffer && !allVersions()) {
+  if (Modelled && !Buffer && !allVersions() && !Trial) {
     bool Plausible =
         std::all_of(P.Arrays.begin(), P.Arrays.end(), [](const DiskArray &A) { return A.Bytes > 0; });
     std::vector<bool> Chosen = versionsWorthCompiling(Set.table(), P.Arrays);
@@ -654,6 +673,11 @@ PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager 
       Set = buildSet();
       InMemory = true;
     }
+  }
+  if (Trial) {
+    if (Modelled)
+      Trial->record(Set.table(), P.Arrays);
+    return PreservedAnalyses::all();
   }
   if (printTiling() && Modelled)
     for (size_t V = 0; V < Schedules.size(); ++V) {

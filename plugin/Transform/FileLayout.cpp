@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "Transform/FileLayout.h"
 #include "Analysis/LayoutChoice.h"
+#include "Analysis/LayoutTrial.h"
 #include "Analysis/StatementInstances.h"
 #include "Polly/PollyPipeline.h"
 #include "Support/LayoutProfile.h"
@@ -28,7 +29,9 @@
 #include "llvm/IR/ReplaceConstant.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
 
 #include <map>
 
@@ -248,7 +251,186 @@ struct Target {
   std::string Escape;           ///< why the layout cannot change ("" if it can)
   std::vector<LayoutAccess> Described;
   std::string ProfileMiss;      ///< layout=profile: why the profile was not used
+  // The decision (decide(), then checkByTrials()):
+  bool Decided = false;         ///< a layout was chosen or requested
+  std::vector<unsigned> Chosen; ///< the layout
+  std::vector<unsigned> Voted;  ///< the vote's layout (before the trials)
+  std::string Why, Scores;      ///< for the remark
 };
+
+bool isRowMajor(ArrayRef<unsigned> P) {
+  for (unsigned K = 0; K < P.size(); ++K)
+    if (P[K] != K)
+      return false;
+  return true;
+}
+
+std::string weightSources(const std::vector<LayoutAccess> &Described);
+
+/// The layout of \p T: requested, or the vote's (LayoutChoice), with the
+/// remark's reason and scores.
+void decide(Target &T, bool Choose, LayoutMode Mode) {
+  if (!T.Escape.empty())
+    return;
+  if (T.Requested.empty() && (!Choose || Mode == LayoutMode::Instrument))
+    return; // -O0 or an instrumented build: row-major unless asked
+  bool Measured = llvm::all_of(T.Described, [](const LayoutAccess &A) { return A.Source == WeightSource::Profile; });
+  LayoutChoice C = chooseLayout(T.F.rank(), T.Described, Measured ? 1.0 : MinAlongOverRowMajor);
+  raw_string_ostream SS(T.Scores);
+  for (unsigned I = 0; I < C.Candidates.size(); ++I) {
+    const LayoutScore &S = C.Candidates[I];
+    SS << (I ? "; " : "") << permString(S.Perm) << ": " << format("%.0f", S.Along) << " along, "
+       << format("%.0f", S.Against) << " against";
+  }
+  SS << "; other: " << format("%.0f", C.Other) << weightSources(T.Described);
+  T.Chosen = C.Candidates[C.Chosen].Perm;
+  if (!T.Requested.empty()) {
+    T.Chosen.assign(T.Requested.begin(), T.Requested.end());
+    T.Why = "requested by " + T.RequestFrom;
+  } else if (C.NearTie) {
+    T.Why = "no layout has twice as many accesses stride-1 in the file as row-major (near ties keep row-major: "
+            "the counts estimate the original order, and a file layout outlives the run)";
+  } else if (C.Candidates[0].Along + C.Candidates[0].Against == 0) {
+    T.Why = "no access walks it in a loop";
+  } else if (C.Chosen == 0 && llvm::any_of(C.Candidates, [&](const LayoutScore &S) {
+               return &S != &C.Candidates[0] && S.Along == C.Candidates[0].Along;
+             })) {
+    T.Why = "another layout has as many accesses stride-1 in the file (ties keep row-major)";
+  } else {
+    T.Why = "most accesses (weighted by how many times their statements run) are stride-1 in the file";
+  }
+  T.Voted = T.Chosen;
+  T.Decided = true;
+}
+
+/// \p V in the copy of the module \p VMap made.
+Value *inCopy(Value *V, ValueToValueMapTy &VMap) {
+  if (Value *C = VMap.lookup(V))
+    return C;
+  if (auto *K = dyn_cast<Constant>(V))
+    return MapValue(K, VMap);
+  return V;
+}
+
+/// A copy of \p M with the layouts \p Perm gives the targets (row-major
+/// where it gives none), ready for a trial.
+std::unique_ptr<Module> copyWithLayouts(Module &M, std::vector<Target> &Targets,
+                                        const std::vector<std::vector<unsigned>> &Perm) {
+  ValueToValueMapTy VMap;
+  std::unique_ptr<Module> Copy = CloneModule(M, VMap);
+  for (size_t K = 0; K < Targets.size(); ++K) {
+    Target &T = Targets[K];
+    if (Perm[K].empty() || isRowMajor(Perm[K]))
+      continue;
+    std::vector<ElementAccess> Accesses;
+    for (const ElementAccess &A : T.Accesses) {
+      ElementAccess C{cast<Instruction>(inCopy(A.I, VMap)), inCopy(A.Base, VMap), {}, {}};
+      for (Value *I : A.Index)
+        C.Index.push_back(inCopy(I, VMap));
+      for (auto &[Dim, V] : A.Added)
+        C.Added.push_back({Dim, inCopy(V, VMap)});
+      Accesses.push_back(C);
+    }
+    if (T.G)
+      permute(*Copy, *cast<GlobalVariable>(inCopy(T.G, VMap)), T.F, Perm[K], Accesses);
+    else
+      rewriteAccesses(Accesses, permutedType(T.F, Perm[K]), T.F, Perm[K], nullptr);
+  }
+  return Copy;
+}
+
+/// "dro-wp's schedule", "Polly's schedule (clo)".
+std::string scheduleName() {
+  return mode() == Mode::CLO ? "Polly's schedule (clo)" : modeName().str() + "'s schedule";
+}
+
+/// Layouts the vote chose (not requested ones) are tried against
+/// row-major on copies of \p M by the cost model of the mode's schedule.
+/// They are kept if together they are not estimated worse than row-major
+/// by more than MaxTrialLoss on any plausible run; otherwise, if together
+/// they gain on the geometric mean, the best single one that passes;
+/// otherwise every array stays row-major.
+void checkByTrials(Module &M, std::vector<Target> &Targets, OptimizationLevel Level) {
+  if (mpiEnabled() || (mode() != Mode::CLO && mode() != Mode::DroL && mode() != Mode::DroWP))
+    return; // lower runs the source order, which the vote scores
+  std::vector<size_t> Voted;
+  for (size_t K = 0; K < Targets.size(); ++K)
+    if (Targets[K].Decided && Targets[K].Requested.empty() && !isRowMajor(Targets[K].Chosen))
+      Voted.push_back(K);
+  if (Voted.empty())
+    return;
+  ScopTransform Transform = mode() == Mode::CLO    ? ScopTransform::PollyOptimizer
+                            : mode() == Mode::DroL ? ScopTransform::DiskReuseNests
+                                                   : ScopTransform::DiskReuseWhole;
+  // Requested layouts are in every copy.
+  std::vector<std::vector<unsigned>> Base(Targets.size());
+  for (size_t K = 0; K < Targets.size(); ++K)
+    if (Targets[K].Decided && !Targets[K].Requested.empty())
+      Base[K] = Targets[K].Chosen;
+  auto measure = [&](ArrayRef<size_t> With) {
+    std::vector<std::vector<unsigned>> Perm = Base;
+    for (size_t K : With)
+      Perm[K] = Targets[K].Chosen;
+    LayoutTrial Trial;
+    std::unique_ptr<Module> Copy = copyWithLayouts(M, Targets, Perm);
+    measureLayoutTrial(*Copy, Level, Transform, Trial);
+    return Trial;
+  };
+  LayoutTrial RowMajor = measure({});
+  LayoutTrial AllVoted = measure(Voted);
+
+  auto Fits = [](const TrialVerdict &V) { return V.Comparable && V.Worst <= 1 + MaxTrialLoss; };
+  auto ratio = [](double R) {
+    char Buf[32];
+    std::snprintf(Buf, sizeof Buf, "%.2fx", R);
+    return std::string(Buf);
+  };
+  std::string Model = "the cost model of " + scheduleName() + " (" + std::to_string(trialRunCount()) +
+                      " plausible runs: stripes of 4 KiB and 64 KiB, buffers of 1/2 to 1/64 of the data)";
+  TrialVerdict All = compareTrials(AllVoted, RowMajor);
+  std::string With = Voted.size() > 1 ? " with the other layouts chosen here" : "";
+  if (!All.Comparable) {
+    for (size_t K : Voted)
+      Targets[K].Why += "; " + Model + " could not compare it with row-major (a loop nest on the arrays has no "
+                                       "usable footprint model), so the vote decides";
+    return;
+  }
+  if (Fits(All)) {
+    for (size_t K : Voted)
+      Targets[K].Why += "; " + Model + " estimates " + ratio(All.Mean) + " of row-major's I/O on the geometric mean" +
+                        With + ", at most " + ratio(All.Worst);
+    return;
+  }
+  // One array at a time: the best that passes alone (where the arrays
+  // together gain on the whole; trials are compile time).
+  size_t Best = Voted.size();
+  TrialVerdict BestVerdict;
+  if (Voted.size() > 1 && All.Mean < 1)
+    for (size_t I = 0; I < Voted.size(); ++I) {
+      TrialVerdict V = compareTrials(measure({Voted[I]}), RowMajor);
+      if (Fits(V) && V.Mean < 1 && (Best == Voted.size() || V.Mean < BestVerdict.Mean)) {
+        Best = I;
+        BestVerdict = V;
+      }
+    }
+  for (size_t I = 0; I < Voted.size(); ++I) {
+    Target &T = Targets[Voted[I]];
+    if (I == Best) {
+      T.Why += "; " + Model + " estimates " + ratio(BestVerdict.Mean) +
+               " of row-major's I/O on the geometric mean with this array alone stored so, at most " +
+               ratio(BestVerdict.Worst);
+      continue;
+    }
+    std::string Vote = layoutText(T.Chosen);
+    T.Chosen.assign(T.F.rank(), 0);
+    for (unsigned D = 0; D < T.F.rank(); ++D)
+      T.Chosen[D] = D;
+    T.Why = "kept by " + Model + ": the vote of the source order prefers " + Vote + ", but stored so" + With +
+            " the estimate is " + ratio(All.Worst) + " row-major's I/O with " + trialRunText(All.WorstRun) + " (" +
+            ratio(All.Mean) + " on the geometric mean; a layout may lose at most " +
+            std::to_string(static_cast<int>(MaxTrialLoss * 100)) + "% on any plausible run)";
+  }
+}
 
 /// Numbers each access of \p T among the accesses of the array in its
 /// function, in instruction order: the site ids of layout profiles, the
@@ -451,7 +633,16 @@ PreservedAnalyses FileLayoutPass::run(Module &M, ModuleAnalysisManager &MAM) {
   for (Function *Fn : Analyzed)
     FAM.invalidate(*Fn, PreservedAnalyses::none());
 
-  // 3. The choice, the remarks, the permuted arrays.
+  // 3. The choice of each array (nothing changes yet).
+  for (Target &T : Targets)
+    decide(T, Choose, Mode);
+
+  // 4. Layouts the vote chose, checked by the cost model of the mode's
+  // schedule on copies of the module (Analysis/LayoutTrial.h).
+  if (Level && Choose && layoutTrials())
+    checkByTrials(M, Targets, *Level);
+
+  // 5. The remarks, the permuted arrays.
   bool Changed = false;
   std::vector<LayoutSiteRef> Instrumented;
   for (Target &T : Targets) {
@@ -494,54 +685,24 @@ PreservedAnalyses FileLayoutPass::run(Module &M, ModuleAnalysisManager &MAM) {
         return OptimizationRemarkMissed(DEBUG_TYPE, "LayoutProfileMiss", Anchor)
                << "file layout of '" << Name << "': scored without the profile because " << T.ProfileMiss;
       });
-    if (T.Requested.empty() && (!Choose || Mode == LayoutMode::Instrument))
+    if (!T.Decided)
       continue; // -O0 or an instrumented build: row-major unless asked
-    bool Measured = llvm::all_of(T.Described, [](const LayoutAccess &A) { return A.Source == WeightSource::Profile; });
-    LayoutChoice C = chooseLayout(T.F.rank(), T.Described, Measured ? 1.0 : MinAlongOverRowMajor);
-    std::string Scores;
-    raw_string_ostream SS(Scores);
-    for (unsigned I = 0; I < C.Candidates.size(); ++I) {
-      const LayoutScore &S = C.Candidates[I];
-      SS << (I ? "; " : "") << permString(S.Perm) << ": " << format("%.0f", S.Along) << " along, "
-         << format("%.0f", S.Against) << " against";
-    }
-    SS << "; other: " << format("%.0f", C.Other) << weightSources(T.Described);
-    std::vector<unsigned> Chosen = C.Candidates[C.Chosen].Perm;
-    std::string Why;
-    if (!T.Requested.empty()) {
-      Chosen.assign(T.Requested.begin(), T.Requested.end());
-      Why = "requested by " + T.RequestFrom;
-    } else if (C.NearTie) {
-      Why = "no layout has twice as many accesses stride-1 in the file as row-major (near ties keep row-major: "
-            "the counts estimate the original order, and a file layout outlives the run)";
-    } else if (C.Candidates[0].Along + C.Candidates[0].Against == 0) {
-      Why = "no access walks it in a loop";
-    } else if (C.Chosen == 0 && llvm::any_of(C.Candidates, [&](const LayoutScore &S) {
-                 return &S != &C.Candidates[0] && S.Along == C.Candidates[0].Along;
-               })) {
-      Why = "another layout has as many accesses stride-1 in the file (ties keep row-major)";
-    } else {
-      Why = "most accesses (weighted by how many times their statements run) are stride-1 in the file";
-    }
-    bool RowMajor = true;
-    for (unsigned K = 0; K < Chosen.size(); ++K)
-      RowMajor &= Chosen[K] == K;
     Remark([&] {
       return OptimizationRemark(DEBUG_TYPE, "Layout", Anchor)
-             << "file layout of '" << Name << "': " << layoutText(Chosen) << ", " << Why
-             << " (statement instances along / against each layout: " << Scores << ")";
+             << "file layout of '" << Name << "': " << layoutText(T.Chosen) << ", " << T.Why
+             << " (statement instances along / against each layout: " << T.Scores << ")";
     });
     if (T.Object) {
-      noteAllocatedLayout(M, *T.Object, T.F, Chosen);
+      noteAllocatedLayout(M, *T.Object, T.F, T.Chosen);
       Changed = true;
     }
-    if (RowMajor)
+    if (isRowMajor(T.Chosen))
       continue;
     if (G)
-      permute(M, *G, T.F, Chosen, T.Accesses);
+      permute(M, *G, T.F, T.Chosen, T.Accesses);
     else
       // Each access from its own base (the allocation, a parameter, a marker).
-      rewriteAccesses(T.Accesses, permutedType(T.F, Chosen), T.F, Chosen, nullptr);
+      rewriteAccesses(T.Accesses, permutedType(T.F, T.Chosen), T.F, T.Chosen, nullptr);
     Changed = true;
   }
   if (!Instrumented.empty()) {

@@ -23,7 +23,10 @@
 //
 // An array whose address escapes (passed to a function, stored, pointer
 // arithmetic across rows, used by another global) keeps row-major, with a
-// remark saying why. Runs at the start of the pipeline, after iopoly-mark
+// remark saying why. In clo, dro-l and dro-wp a layout the vote chose is
+// tried against row-major on copies of the module by the cost model of the
+// mode's schedule, and kept only if it is not estimated worse
+// (Analysis/LayoutTrial.h). Runs at the start of the pipeline, after iopoly-mark
 // and a promotion of scalars to registers (loop counters become the
 // induction variables that scalar evolution reads).
 //
@@ -33,6 +36,9 @@
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/PassManager.h"
+#include "llvm/Passes/OptimizationLevel.h"
+
+#include <optional>
 
 namespace llvm {
 class GlobalVariable;
@@ -50,10 +56,15 @@ llvm::SmallVector<unsigned, 4> layoutOf(const llvm::GlobalVariable &G);
 
 struct FileLayoutPass : llvm::PassInfoMixin<FileLayoutPass> {
   /// \p Choose false (at -O0, where loop counters live in memory and no
-  /// trip count is known): only requested layouts are applied.
-  explicit FileLayoutPass(bool Choose = true) : Choose(Choose) {}
+  /// trip count is known): only requested layouts are applied. \p Level:
+  /// the pipeline the program is compiled with, for the layout trials
+  /// (Analysis/LayoutTrial.h); without it (opt -passes=iopoly-layout) the
+  /// vote alone decides.
+  explicit FileLayoutPass(bool Choose = true, std::optional<llvm::OptimizationLevel> Level = std::nullopt)
+      : Choose(Choose), Level(Level) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &AM);
   bool Choose;
+  std::optional<llvm::OptimizationLevel> Level;
   static bool isRequired() { return true; }
 };
 
