@@ -425,7 +425,10 @@ void checkByTrials(Module &M, std::vector<Target> &Targets, OptimizationLevel Le
     T.Chosen.assign(T.F.rank(), 0);
     for (unsigned D = 0; D < T.F.rank(); ++D)
       T.Chosen[D] = D;
-    T.Why = "kept by " + Model + ": the vote of the source order prefers " + Vote + ", but stored so" + With +
+    bool Profiled = llvm::all_of(T.Described, [](const LayoutAccess &A) { return A.Source == WeightSource::Profile; });
+    T.Why = "kept by " + Model + ": " +
+            (Profiled ? "the profile's counts of the source order prefer " : "the vote of the source order prefers ") +
+            Vote + ", but stored so" + With +
             " the estimate is " + ratio(All.Worst) + " row-major's I/O with " + trialRunText(All.WorstRun) + " (" +
             ratio(All.Mean) + " on the geometric mean; a layout may lose at most " +
             std::to_string(static_cast<int>(MaxTrialLoss * 100)) + "% on any plausible run)";

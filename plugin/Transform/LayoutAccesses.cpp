@@ -351,6 +351,13 @@ std::string formOfGroup(const GroupFacts &Facts, const DataLayout &DL, const Tar
     uint64_t Row = DL.getTypeAllocSize(Full), Rows = 0;
     for (CallBase *CB : Facts.Allocations) {
       std::optional<APInt> Size = getAllocSize(CB, &TLI);
+      // The runtime's allocators take the size second (no alloc_size
+      // attribute in iopoly.h: the header stays plain C for any compiler).
+      if (Function *Callee = CB->getCalledFunction(); !Size && Callee && CB->arg_size() >= 2 &&
+                                                      (Callee->getName() == "iopoly_alloc" ||
+                                                       Callee->getName() == "iopoly_alloc_flags"))
+        if (auto *C = dyn_cast<ConstantInt>(CB->getArgOperand(1)))
+          Size = C->getValue();
       if (!Size || Size->getActiveBits() > 63 || Size->getZExtValue() % Row)
         return "its number of rows is not known at compile time (the allocation's size is not a constant "
                "multiple of a row; cast it to a pointer to the whole array, double (*)[N][M])";

@@ -118,6 +118,8 @@ std::string checkLoop(Loop *L, Candidate &C, DiskPointers &DP, DominatorTree &DT
   auto *Br = dyn_cast<BranchInst>(C.Latch->getTerminator());
   if (!Br || !Br->isConditional())
     return "its latch does not end in a conditional branch";
+  if (!isa<ICmpInst>(Br->getCondition()))
+    return "its exit test combines several conditions (a break folded into the loop's test)";
   for (BasicBlock *BB : L->blocks())
     for (Instruction &I : *BB)
       if (isa<InvokeInst>(I) || isa<CallBrInst>(I) || isa<IndirectBrInst>(I) || I.getType()->isTokenTy())

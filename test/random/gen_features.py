@@ -96,7 +96,7 @@ class Features:
         """Marks at most one disk-resident array (no initializer) to be
         allocated with iopoly_alloc in main."""
         cands = [a for a in self.gen.arrays if a.disk and not a.init]
-        if cands and self.chance(0.2):
+        if cands and self.chance(0.2 if not self.gen.layouts else 0.6):
             a = self.rng.choice(cands)
             a.alloc = True
             self.alloc.append(a)
@@ -155,11 +155,11 @@ class Features:
         lines). A parameter has the global's name, so the body is unchanged."""
         take = [a for a in self.alloc if self.uses(lines, a)]
         others = [a for a in self.gen.arrays if a.disk and a not in take and self.uses(lines, a)]
-        if others and self.chance(0.5):
+        if others and not self.gen.layouts and self.chance(0.5):
             take.append(self.rng.choice(others))
         params, args, pragmas = [], [], []
         for a in take:
-            if len(a.dims) > 1 and self.chance(0.4):
+            if len(a.dims) > 1 and not self.gen.layouts and self.chance(0.4):
                 # A VLA parameter: the extents are parameters too.
                 ns = ['%s_n%d' % (a.name, k) for k in range(1, len(a.dims))]
                 params += ['int %s' % n for n in ns]
@@ -176,7 +176,7 @@ class Features:
     # ---- memcpy / memset between nests -------------------------------
     def between_nests(self):
         """A few lines of memcpy/memmove/memset, or none."""
-        if not self.chance(0.3):
+        if self.gen.layouts or not self.chance(0.3):
             return []
         r = self.rng
         disk = [a for a in self.gen.arrays if a.disk]

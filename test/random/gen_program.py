@@ -113,9 +113,13 @@ def fmt_float(x):
 
 
 class Generator:
-    def __init__(self, seed, accumulators=False):
+    def __init__(self, seed, accumulators=False, layouts=False):
         self.seed = seed
         self.accumulators = accumulators  # loop-local accumulators (--accumulators); off: the programs of before
+        # --layouts: arrays the file layout pass can rewrite (no byte views,
+        # memset/memcpy, helper file or VLA/global parameters); off: the
+        # programs of before
+        self.layouts = layouts
         self.rng = random.Random(seed)
         self.params = []      # (name, value) of run-time bound parameters
         self.scalars = []
@@ -612,7 +616,7 @@ class Generator:
 
     def emit_array(self, a, out):
         out.append('  printf("%s %%zu\\n", sizeof %s);' % (a.name, a.name))
-        if self.chance(0.5):
+        if not self.layouts and self.chance(0.5):
             # Byte by byte through a char pointer (like test/e2e/kernels/emit.h).
             out.append('  { const unsigned char *p = (const unsigned char *)%s;' % a.name)
             out.append('    for (size_t q = 0; q < sizeof %s; ++q) out_byte(p[q]); }' % a.name)
@@ -740,7 +744,7 @@ class Generator:
         # Issue 9: calls into a separately compiled file and pointers kept in
         # structs (drawn from a random stream of their own, so that the rest
         # of a seed's program does not change).
-        ext_decls, ext_main, self.helper = self.extras()
+        ext_decls, ext_main, self.helper = self.extras() if not self.layouts else ([], [], None)
         out += ext_decls
         main += ext_main
         victim = r.choice([a for a in self.arrays if a.disk])
@@ -846,18 +850,20 @@ def _extras(self):
 Generator.extras = _extras
 
 
-def generate(seed, accumulators=False):
+def generate(seed, accumulators=False, layouts=False):
     """The program text for seed."""
-    return Generator(seed, accumulators).generate()
+    return Generator(seed, accumulators, layouts).generate()
 
 
-def generate_with_info(seed, accumulators=False):
+def generate_with_info(seed, accumulators=False, layouts=False):
     """The program text for seed and facts about it (bytes of disk-resident
     data, estimated statement instances, the helper file's text or None)."""
-    g = Generator(seed, accumulators)
+    g = Generator(seed, accumulators, layouts)
     text = g.generate()
     return text, {'disk_bytes': sum(a.nbytes for a in g.arrays if a.disk), 'cost': g.cost,
                   'arrays': {a.name: a.kind for a in g.arrays}, 'helper': g.helper,
+                  # Disk-resident arrays of scalars by rank (--draw-layouts).
+                  'ranks': {a.name: len(a.dims) for a in g.arrays if a.disk and not a.fields},
                   # Settings of the lowered runs this program asks for (IOPOLY_* -> value).
                   'run_env': g.features.run_env()}
 
@@ -926,10 +932,13 @@ def main():
     ap.add_argument('--helper', help='write the helper file here (an empty file when the program has none)')
     ap.add_argument('--accumulators', action='store_true',
                     help='also loop-local accumulators (reset around the innermost loop, stored after it)')
+    ap.add_argument('--layouts', action='store_true',
+                    help='arrays the file layout pass can rewrite: no byte views, memset/memcpy, helper file, '
+                         'VLA parameters or globals passed as parameters')
     args = ap.parse_args()
     if args.self_test:
         return self_test(200)
-    text, info = generate_with_info(args.seed, args.accumulators)
+    text, info = generate_with_info(args.seed, args.accumulators, args.layouts)
     if args.helper:
         with open(args.helper, 'w') as f:
             f.write(info['helper'] or '')

@@ -67,6 +67,17 @@ it was not compiled for, with byte-identical output. A run that stops with
 "stripe buffer full" in a drawn buffer smaller than the documented rule's is
 run again in the rule's buffer (the bigger-buffer column).
 
+--draw-layouts generates programs whose arrays the file layout pass can
+rewrite (gen_program.py --layouts) and draws, from each program's seed, a
+file layout (a dimension permutation other than row-major) for its
+disk-resident arrays of two or three dimensions and asks every mode but off
+for them
+(-fplugin-arg-iopoly-layout=A:1,0+...). An array the layout pass cannot
+rewrite is refused with an error naming it; it is dropped from the request
+and the build repeated. The outputs must stay byte-identical to mode=off
+(whose arrays stay row-major), and at least one array of the run must have
+been stored permuted.
+
 --sabotage MODE compiles MODE with -DIOPOLY_RANDOM_SABOTAGE (the programs
 then change one element before printing): the test must fail, which shows
 that a difference is noticed.
@@ -74,6 +85,7 @@ that a difference is noticed.
 
 import argparse
 import concurrent.futures
+import itertools
 import json
 import os
 import random
@@ -202,6 +214,30 @@ def draw_geometry(seed, disk_bytes):
     return stripe, '%dK' % (frames * stripe >> 10)
 
 
+def draw_layouts(seed, ranks):
+    """--draw-layouts: {array: permutation} for the arrays of two or three
+    dimensions (ranks: {name: rank}), each other than row-major, drawn from
+    the seed (about four in five arrays get one)."""
+    rng = random.Random(seed * 7919 + 17)
+    out = {}
+    for name in sorted(ranks):
+        rank = ranks[name]
+        if rank < 2 or rng.random() > 0.8:
+            continue
+        perms = [p for p in itertools.permutations(range(rank)) if list(p) != list(range(rank))]
+        out[name] = list(rng.choice(perms))
+    return out
+
+
+def layout_flag(layouts):
+    return '-fplugin-arg-iopoly-layout=' + '+'.join(
+        '%s:%s' % (n, ','.join(map(str, p))) for n, p in sorted(layouts.items()))
+
+
+REFUSED_LAYOUT = re.compile(r"iopoly: cannot store '([^']+)' in layout")
+LAYOUT_REMARK = re.compile(r"file layout of '([^']+)': ([0-9,]+)")
+
+
 def mode_flags(mode):
     """Plugin flags for 'name+opt=val+...'."""
     parts = mode.split('+')
@@ -304,11 +340,13 @@ class Tester:
     def counter(self, mode, opt):
         return self.stats.setdefault((mode, opt), dict(compiled=0, identical=0, transformed=0, code_differs=0,
                                                        scheduled=0, bigger_buffer=0, failures=0, fetches=0,
-                                                       compile_cpu=0.0, compile_failures=0))
+                                                       compile_cpu=0.0, compile_failures=0, permuted=0))
 
-    def compile_cmd(self, src, opt, mode, out, remarks=False, objs=()):
+    def compile_cmd(self, src, opt, mode, out, remarks=False, objs=(), layouts=None):
         cmd = [self.clang, opt] + mode_flags(mode) + ['-fplugin-arg-iopoly-stripe=' + STRIPE,
                                                       '-fplugin-arg-iopoly-disks=' + DISKS]
+        if layouts and mode != 'off':
+            cmd.append(layout_flag(layouts))
         if self.args.sabotage and mode == self.args.sabotage:
             cmd.append('-DIOPOLY_RANDOM_SABOTAGE')
         if mode == 'off':
@@ -329,7 +367,7 @@ class Tester:
                 text = f.read()
             info = None
         else:
-            text, info = gen_program.generate_with_info(seed, self.args.accumulators)
+            text, info = gen_program.generate_with_info(seed, self.args.accumulators, self.args.draw_layouts)
         with open(src, 'w') as f:
             f.write(text)
         res = {'seed': seed, 'opt': opt, 'modes': {}, 'failures': []}
@@ -381,8 +419,24 @@ class Tester:
             tag = mode.replace('+', '_').replace('=', '-')
             exe = os.path.join(work, tag)
             m = {}
-            rc, _, err, cpu = run_cmd(self.compile_cmd(src, opt, mode, exe, remarks=True, objs=objs), COMPILE_TIMEOUT)
-            remarks = err.decode(errors='replace')
+            layouts = draw_layouts(seed, info['ranks']) if self.args.draw_layouts and info else None
+            while True:
+                rc, _, err, cpu = run_cmd(self.compile_cmd(src, opt, mode, exe, remarks=True, objs=objs,
+                                                           layouts=layouts), COMPILE_TIMEOUT)
+                remarks = err.decode(errors='replace')
+                # (an allocated array is named by all its pragmas' names: 'A/p')
+                refused = {n for r in REFUSED_LAYOUT.findall(remarks) for n in r.split('/')} \
+                    if rc != 0 and layouts else set()
+                if not refused & set(layouts or ()):
+                    break
+                for name in refused:  # not rewritable (escapes, -O0): asked again without it
+                    layouts.pop(name, None)
+            if layouts:
+                with open(os.path.join(work, tag + '.layouts'), 'w') as f:
+                    f.write(layout_flag(layouts) + '\n')
+            if layouts is not None and rc == 0:
+                stored = {(n, p) for names, p in LAYOUT_REMARK.findall(remarks) for n in names.split('/')}
+                m['permuted'] = sorted(n for n, p in layouts.items() if (n, ','.join(map(str, p))) in stored)
             with open(os.path.join(work, tag + '.remarks'), 'w') as f:
                 f.write(remarks)
             if not only_code:
@@ -529,7 +583,8 @@ class Tester:
         lines = ['#!/bin/sh',
                  '# seed %d %s, mode %s: %s' % (seed, opt, mode, what),
                  '# Regenerate the program: %s %s%s -o prog.c' % (q(os.path.join(HERE, 'gen_program.py')), seed,
-                                                                  ' --accumulators' if self.args.accumulators else ''),
+                                                                  (' --accumulators' if self.args.accumulators else '') +
+                                                                  (' --layouts' if self.args.draw_layouts else '')),
                  '# Shrink it: %s prog.c --bin %s --mode %s --opt=%s --buffer %s%s%s' % (
                      q(os.path.join(HERE, 'reduce.py')), q(self.args.bin), mode, opt, buffer,
                      ''.join(' --run-env ' + q(kv) for kv in self.args.run_env),
@@ -539,12 +594,19 @@ class Tester:
         if os.path.isfile(os.path.join(work, 'helper.c')):  # built without the plugin
             lines.append('%s %s -c helper.c -o helper.o' % (q(PLAIN_CC), opt))
             helper = ' helper.o'
+        # --draw-layouts: the layouts the failing build asked for.
+        layouts = ''
+        tag = mode.replace('+', '_').replace('=', '-')
+        if os.path.isfile(os.path.join(work, tag + '.layouts')):
+            with open(os.path.join(work, tag + '.layouts')) as f:
+                layouts = ' ' + q(f.read().strip())
         lines += ['%s %s -fplugin-arg-iopoly-mode=off -DIOPOLY_RANDOM_REFERENCE prog.c%s -o ref' % (
                       q(self.clang), ' '.join(map(q, common)), helper),
                  './ref > ref.out']
         if mode != 'off':
-            lines += ['%s %s %s prog.c%s -o prog.%s' % (q(self.clang), ' '.join(map(q, common)),
-                                                        ' '.join(mode_flags(mode)), helper, mode.replace('+', '_')),
+            lines += ['%s %s %s%s prog.c%s -o prog.%s' % (q(self.clang), ' '.join(map(q, common)),
+                                                          ' '.join(mode_flags(mode)), layouts, helper,
+                                                          mode.replace('+', '_')),
                       'rm -rf data && mkdir data',
                       'env IOPOLY_DIR=$PWD/data IOPOLY_DISKS=%s IOPOLY_STRIPE=%s IOPOLY_BUFFER=%s '
                       'IOPOLY_DISK_MODEL=none IOPOLY_DIRECT=off IOPOLY_STATS=$PWD/stats.json %s./prog.%s > mode.out'
@@ -570,6 +632,7 @@ class Tester:
                 c['compile_cpu'] += m.get('compile_cpu', 0.0)
                 c['compile_failures'] += 'compile_cpu' in m and not m.get('compiled')
                 c['fetches'] += m.get('fetches', 0)
+                c['permuted'] += len(m.get('permuted', ())) if m.get('identical') else 0
             self.ref_cpu += res.get('cpu', {}).get('off', 0.0)
             for mode, what in res['failures']:
                 self.counter(mode, res['opt'])['failures'] += 1
@@ -649,6 +712,13 @@ class Tester:
         with open(os.path.join(self.args.results, 'summary.json'), 'w') as f:
             json.dump(summary, f, indent=1)
         self.check_schedule_shares()
+        if self.args.draw_layouts:
+            n = sum(c['permuted'] for c in self.stats.values())
+            print('--draw-layouts: %d arrays stored permuted in builds whose output was identical (%s)' % (
+                n, ', '.join('%s %s: %d' % (m, o, c['permuted']) for (m, o), c in sorted(self.stats.items()))))
+            if n == 0 and self.done:
+                self.failures.append((-1, 'all', 'any', '--draw-layouts: no array was stored permuted in any build: '
+                                      'the test checked nothing of the layouts'))
         if self.args.record_limits:
             with open(self.args.record_limits, 'w') as f:
                 for name, opt, mode in sorted(self.stopped, key=lambda c: (int(c[0]) if c[0].isdigit() else 0, c)):
@@ -740,6 +810,10 @@ def main():
     ap.add_argument('--draw-geometry', action='store_true',
                     help='draw each program\'s IOPOLY_STRIPE (4K-16K) and IOPOLY_BUFFER (1/64 to 1/2 of its data) from '
                          'its seed; buffers then follow the documented per-site rule instead of buffer_limits.txt')
+    ap.add_argument('--draw-layouts', action='store_true',
+                    help='programs whose arrays the layout pass can rewrite (gen_program.py --layouts), and every mode '
+                         'but off asked for file layouts drawn from each program\'s seed for its arrays of two or '
+                         'three dimensions (arrays the pass cannot rewrite are dropped from the request)')
     ap.add_argument('--limits', default=os.path.join(HERE, 'buffer_limits.txt'),
                     help='the documented buffer limitations, by name (default %(default)s)')
     ap.add_argument('--record-limits', metavar='FILE', help='write the cases that stopped with "stripe buffer full"')
