@@ -121,19 +121,38 @@ void LayoutTrial::record(const iopoly_tile_table &T, const std::vector<DiskArray
   Scops.push_back(std::move(Scop));
 }
 
-unsigned trialRunCount() { return static_cast<unsigned>(trialRuns().size()); }
+namespace {
+std::string sizeText(uint64_t Bytes) {
+  return Bytes % (1 << 20) == 0 ? std::to_string(Bytes >> 20) + " MiB"
+         : Bytes % 1024 == 0    ? std::to_string(Bytes >> 10) + " KiB"
+                                : std::to_string(Bytes) + " B";
+}
+} // namespace
+
+std::string trialRunsText() {
+  std::vector<TrialRun> Runs = trialRuns();
+  if (Runs.size() == 1 && !Runs[0].Fraction)
+    return "1 plausible run: stripes of " + sizeText(Runs[0].Stripe) + ", the assumed buffer of " +
+           sizeText(assumedBuffer());
+  std::vector<uint64_t> Stripes;
+  for (const TrialRun &R : Runs)
+    if (std::find(Stripes.begin(), Stripes.end(), R.Stripe) == Stripes.end())
+      Stripes.push_back(R.Stripe);
+  std::string Text = std::to_string(Runs.size()) + " plausible runs: stripes of ";
+  for (size_t I = 0; I < Stripes.size(); ++I)
+    Text += (I == 0 ? "" : I + 1 == Stripes.size() ? " and " : ", ") + sizeText(Stripes[I]);
+  return Text + ", buffers of 1/2 to 1/64 of the data";
+}
 
 std::string trialRunText(unsigned R) {
   std::vector<TrialRun> Runs = trialRuns();
   if (R >= Runs.size())
     return "?";
   const TrialRun &Run = Runs[R];
-  std::string Stripe = Run.Stripe % (1 << 20) == 0 ? std::to_string(Run.Stripe >> 20) + " MiB"
-                       : Run.Stripe % 1024 == 0   ? std::to_string(Run.Stripe >> 10) + " KiB"
-                                                  : std::to_string(Run.Stripe) + " B";
   if (!Run.Fraction)
-    return Stripe + " stripes, the assumed buffer";
-  return Stripe + " stripes, a buffer of 1/" + std::to_string(std::lround(1 / Run.Fraction)) + " of the data";
+    return sizeText(Run.Stripe) + " stripes, the assumed buffer";
+  return sizeText(Run.Stripe) + " stripes, a buffer of 1/" + std::to_string(std::lround(1 / Run.Fraction)) +
+         " of the data";
 }
 
 } // namespace iopoly

@@ -83,8 +83,9 @@ TrialVerdict compareTrials(const LayoutTrial &Candidate, const LayoutTrial &RowM
 /// worse by more than 2%).
 inline constexpr double MaxTrialLoss = 0.02;
 
-/// How many plausible runs a trial is costed on.
-unsigned trialRunCount();
+/// The plausible runs a trial is costed on, in words ("12 plausible runs:
+/// stripes of 4 KiB and 64 KiB, buffers of 1/2 to 1/64 of the data").
+std::string trialRunsText();
 
 /// The plausible run \p R in words ("4 KiB stripes, a buffer of 1/32 of
 /// the data").

@@ -26,6 +26,8 @@
 #include "polly/ScopInfo.h"
 #include "polly/ScopPass.h"
 
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/DiagnosticHandler.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Module.h"
@@ -224,8 +226,8 @@ void addScopPipeline(FunctionPassManager &FPM, ScopTransform T, std::optional<Op
 }
 
 namespace {
-/// Diagnostics of a layout trial: none is printed (the program's own
-/// compile reports them); an error fails the trial.
+/// Diagnostics of a layout trial's copy: none is printed (the program's
+/// own compile reports them); an error fails the trial.
 struct SilentDiagnostics : DiagnosticHandler {
   explicit SilentDiagnostics(bool &Error) : Error(Error) {}
   bool handleDiagnostics(const DiagnosticInfo &DI) override {
@@ -264,35 +266,44 @@ std::unique_ptr<TargetMachine> targetOf(const Module &M) {
 } // namespace
 
 void measureLayoutTrial(Module &M, OptimizationLevel Level, ScopTransform T, LayoutTrial &Trial) {
-  LLVMContext &Ctx = M.getContext();
-  std::unique_ptr<DiagnosticHandler> Saved = Ctx.getDiagnosticHandler();
+  // The copy runs in a context of its own (through bitcode): its remarks
+  // and diagnostics reach neither the terminal nor an optimization record
+  // (-fsave-optimization-record), and an error only fails the trial.
+  SmallVector<char, 0> Bitcode;
+  raw_svector_ostream OS(Bitcode);
+  WriteBitcodeToFile(M, OS);
+  LLVMContext Ctx;
   Ctx.setDiagnosticHandler(std::make_unique<SilentDiagnostics>(Trial.Failed));
-  {
-    LayoutTrialScope Scope(Trial);
-    std::unique_ptr<TargetMachine> TM = targetOf(M);
-    // A builder of its own: none of the plugin's extension points but the
-    // restructuring's, which records instead of transforming.
-    PassBuilder PB(TM.get());
-    polly::registerPollyPasses(PB);
-    LoopAnalysisManager LAM;
-    FunctionAnalysisManager FAM;
-    CGSCCAnalysisManager CGAM;
-    ModuleAnalysisManager MAM;
-    PB.registerModuleAnalyses(MAM);
-    PB.registerCGSCCAnalyses(CGAM);
-    PB.registerFunctionAnalyses(FAM);
-    PB.registerLoopAnalyses(LAM);
-    PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
-    // clo is measured by the version that is Polly's schedule.
-    ScopTransform Measured = T == ScopTransform::PollyOptimizer ? ScopTransform::DiskReuseWhole : T;
-    PB.registerVectorizerStartEPCallback([Measured](FunctionPassManager &FPM, OptimizationLevel) {
-      addScopPipeline(FPM, Measured);
-      FPM.addPass(DropMeasuredBodyPass());
-    });
-    ModulePassManager MPM = PB.buildPerModuleDefaultPipeline(Level);
-    MPM.run(M, MAM);
+  Expected<std::unique_ptr<Module>> Copy =
+      parseBitcodeFile(MemoryBufferRef(StringRef(Bitcode.data(), Bitcode.size()), M.getModuleIdentifier()), Ctx);
+  if (!Copy) {
+    consumeError(Copy.takeError());
+    Trial.Failed = true;
+    return;
   }
-  Ctx.setDiagnosticHandler(std::move(Saved));
+  LayoutTrialScope Scope(Trial);
+  std::unique_ptr<TargetMachine> TM = targetOf(**Copy);
+  // A builder of its own: none of the plugin's extension points but the
+  // restructuring's, which records instead of transforming.
+  PassBuilder PB(TM.get());
+  polly::registerPollyPasses(PB);
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  // clo is measured by the version that is Polly's schedule.
+  ScopTransform Measured = T == ScopTransform::PollyOptimizer ? ScopTransform::DiskReuseWhole : T;
+  PB.registerVectorizerStartEPCallback([Measured](FunctionPassManager &FPM, OptimizationLevel) {
+    addScopPipeline(FPM, Measured);
+    FPM.addPass(DropMeasuredBodyPass());
+  });
+  ModulePassManager MPM = PB.buildPerModuleDefaultPipeline(Level);
+  MPM.run(**Copy, MAM);
 }
 
 void addMappingPipeline(FunctionPassManager &FPM) {

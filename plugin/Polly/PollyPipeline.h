@@ -47,10 +47,10 @@ void keepLoopsForPolly();
 struct LayoutTrial;
 
 /// A layout trial (Analysis/LayoutTrial.h): runs the optimization pipeline
-/// of \p Level on \p M, a copy of the program, up to the SCoP
+/// of \p Level on a copy of \p M (in a context of its own) up to the SCoP
 /// transformation of \p T, which records into \p Trial what the run-time
 /// choice would cost instead of transforming. Prints nothing; an error
-/// marks the trial failed. \p M is left without code.
+/// marks the trial failed. \p M is not changed.
 void measureLayoutTrial(llvm::Module &M, llvm::OptimizationLevel Level, ScopTransform T, LayoutTrial &Trial);
 
 /// -fplugin-arg-iopoly-mpi=on: no load PRE in GVN, which turns the loads of
@@ -69,10 +69,10 @@ void addScopPipeline(llvm::FunctionPassManager &FPM, ScopTransform T,
 struct LayoutTrial;
 
 /// A layout trial (Analysis/LayoutTrial.h): runs the optimization pipeline
-/// of \p Level on \p M, a copy of the program, up to the SCoP
+/// of \p Level on a copy of \p M (in a context of its own) up to the SCoP
 /// transformation of \p T, which records into \p Trial what the run-time
 /// choice would cost instead of transforming. Prints nothing; an error
-/// marks the trial failed. \p M is left without code.
+/// marks the trial failed. \p M is not changed.
 void measureLayoutTrial(llvm::Module &M, llvm::OptimizationLevel Level, ScopTransform T, LayoutTrial &Trial);
 
 /// -fplugin-arg-iopoly-mpi=on: Polly's preparation and scalar clean-up,

@@ -385,8 +385,7 @@ void checkByTrials(Module &M, std::vector<Target> &Targets, OptimizationLevel Le
     std::snprintf(Buf, sizeof Buf, "%.2fx", R);
     return std::string(Buf);
   };
-  std::string Model = "the cost model of " + scheduleName() + " (" + std::to_string(trialRunCount()) +
-                      " plausible runs: stripes of 4 KiB and 64 KiB, buffers of 1/2 to 1/64 of the data)";
+  std::string Model = "the cost model of " + scheduleName() + " (" + trialRunsText() + ")";
   TrialVerdict All = compareTrials(AllVoted, RowMajor);
   std::string With = Voted.size() > 1 ? " with the other layouts chosen here" : "";
   if (!All.Comparable) {
