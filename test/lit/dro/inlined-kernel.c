@@ -4,7 +4,9 @@
 // they are folded into one, Polly guards its code with an alias check that
 // fails at run time (the "two" arrays are one) and the original loops run.
 // The restructured product must run: far fewer fetches than the original
-// order, and the same results.
+// order, and the same results. Every array row-major (layout=off): stored
+// column-major by the layout choice, B is read in order by the original
+// loops too, and they are the baseline here.
 //
 // UBSan's pointer-overflow checks (the sanitizer builds compile programs
 // with -fsanitize=undefined) are calls Polly cannot model: the loops stay
@@ -13,8 +15,8 @@
 //
 // RUN: rm -rf %t.data && mkdir -p %t.data
 // RUN: %iopoly_clang -O2 -fplugin-arg-iopoly-mode=off %s -o %t.off
-// RUN: %iopoly_clang -O2 -fplugin-arg-iopoly-mode=lower %s -o %t.lower
-// RUN: %iopoly_clang -O2 -fplugin-arg-iopoly-mode=dro-wp %s -o %t.wp
+// RUN: %iopoly_clang -O2 -fplugin-arg-iopoly-mode=lower -fplugin-arg-iopoly-layout=off %s -o %t.lower
+// RUN: %iopoly_clang -O2 -fplugin-arg-iopoly-mode=dro-wp -fplugin-arg-iopoly-layout=off %s -o %t.wp
 // RUN: %iopoly_run %t.off > %t.off.out
 // RUN: rm -rf %t.data && mkdir -p %t.data
 // RUN: %iopoly_run IOPOLY_BUFFER=64K IOPOLY_STATS=%t.lower.stats %t.lower > %t.lower.out
