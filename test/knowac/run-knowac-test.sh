@@ -91,16 +91,18 @@ case "$scenario" in
     done
     stat s1.json 'K["predictions"] == 0 and K["accesses"] == 35 and K["merged"] and K["new_vertices"] == 36'
     stat s2.json 'K["new_vertices"] == 0 and K["hits"] > 0 and K["graph_vertices"] == 36'
-    # 32 reads: grid and s right after the open (no idle time before them:
-    # not prefetched), then 30 served from 7 regions read ahead (time, and
-    # the records of t and q, each serving several kinds of get).
-    stat s3.json 'K["hits"] == 30 and K["misses"] == 2 and K["predictions"] == 7 and K["accuracy"] == 1.0'
+    # 32 reads: grid and s right after the open (usually no idle time
+    # before them: not prefetched; on a slow run, as under ASan, the
+    # prefetcher may serve them too: 32 hits of 9 regions), then 30 served
+    # from 7 regions read ahead (time, and the records of t and q, each
+    # serving several kinds of get).
+    stat s3.json 'K["hits"] >= 30 and K["hits"] + K["misses"] == 32 and K["predictions"] >= 7 and K["accuracy"] == 1.0'
     stat s3.json 'K["wasted_bytes"] == 0 and K["metadata_seconds"] > 0 and K["next_access_accuracy"] > 0.9'
     # Another input of the same format uses the same knowledge.
     out=$(IOPOLY_STATS=s4.json pre "$probe" run in2.nc o4.nc)
     [ "$out" = "$plain2" ] || fail "the second input read other data"
     cmp o4.nc plain2.nc || fail "the second input wrote another file"
-    stat s4.json 'K["hits"] == 30 and K["new_vertices"] == 0'
+    stat s4.json 'K["hits"] >= 30 and K["new_vertices"] == 0'
     # The tool.
     app=$("$KT_TOOL" list | awk '{print $1}')
     [ "$(echo "$app" | wc -l)" -eq 1 ] || fail "one application expected: $app"
@@ -128,7 +130,7 @@ case "$scenario" in
       [ "$(IOPOLY_STATS=s$i.json "$linked" run in.nc o$i.nc)" = "$plain" ] || fail "linked run $i read other data"
       cmp o$i.nc plain.nc || fail "linked run $i wrote another file"
     done
-    stat s2.json 'K["app"] == "probe_linked" and K["hits"] == 30'
+    stat s2.json 'K["app"] == "probe_linked" and K["hits"] >= 30'
     "$KT_TOOL" list | grep -q "^probe_linked " || fail "the compile-time name is not used"
     IOPOLY_KNOWAC_APP=renamed IOPOLY_KNOWAC_CURRENT=b2 "$linked" run in.nc o3.nc >/dev/null
     "$KT_TOOL" list | grep -q "^renamed  *branch b2 " || fail "IOPOLY_KNOWAC_APP/CURRENT do not override"
@@ -211,7 +213,7 @@ case "$scenario" in
       [ "$(IOPOLY_STATS=s$i.json ./probe_w run in.nc o$i.nc)" = "$plain" ] || fail "wrapper-built run $i read other data"
       cmp o$i.nc plain.nc || fail "wrapper-built run $i wrote another file"
     done
-    stat s2.json 'K["app"] == "via_wrapper" and K["hits"] == 30'
+    stat s2.json 'K["app"] == "via_wrapper" and K["hits"] >= 30'
     # Without -iopoly-knowac: no KNOWAC, and the flag is not passed to the compiler.
     "$KT_MPICC" -O1 "$KT_SRC/knowac_probe.c" -o probe_n -lpnetcdf || fail "iopoly-mpicc without -iopoly-knowac"
     ! readelf -d probe_n | grep -q libiopoly_knowac || fail "libiopoly_knowac.so linked without -iopoly-knowac"
