@@ -11,7 +11,8 @@
 // the optimization pipeline up to the restructuring, which, instead of
 // transforming a SCoP, records what the run-time choice would cost for a
 // grid of plausible runs (LayoutTrial::record). The pass compares the
-// copies' costs run by run (Polly/LayoutTrialPipeline.h drives the copies).
+// copies' costs run by run (Polly/PollyPipeline.h, measureLayoutTrial,
+// drives the copies).
 //
 //===----------------------------------------------------------------------===//
 #ifndef IOPOLY_PLUGIN_ANALYSIS_LAYOUTTRIAL_H

@@ -44,15 +44,6 @@ bool pollyOutlinesParallelLoops();
 /// array's element accesses.
 void keepLoopsForPolly();
 
-struct LayoutTrial;
-
-/// A layout trial (Analysis/LayoutTrial.h): runs the optimization pipeline
-/// of \p Level on a copy of \p M (in a context of its own) up to the SCoP
-/// transformation of \p T, which records into \p Trial what the run-time
-/// choice would cost instead of transforming. Prints nothing; an error
-/// marks the trial failed. \p M is not changed.
-void measureLayoutTrial(llvm::Module &M, llvm::OptimizationLevel Level, ScopTransform T, LayoutTrial &Trial);
-
 /// -fplugin-arg-iopoly-mpi=on: no load PRE in GVN, which turns the loads of
 /// neighbouring elements (A[i-1], A[i], A[i+1]) into values carried from
 /// one iteration to the next: Polly reads those as dependences, and the

@@ -34,6 +34,7 @@
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
 #include <map>
+#include <numeric>
 
 #define DEBUG_TYPE "iopoly"
 
@@ -254,9 +255,13 @@ struct Target {
   // The decision (decide(), then checkByTrials()):
   bool Decided = false;         ///< a layout was chosen or requested
   std::vector<unsigned> Chosen; ///< the layout
-  std::vector<unsigned> Voted;  ///< the vote's layout (before the trials)
   std::string Why, Scores;      ///< for the remark
 };
+
+/// Whether every weight of \p T's accesses was measured by a profile.
+bool profiled(const Target &T) {
+  return llvm::all_of(T.Described, [](const LayoutAccess &A) { return A.Source == WeightSource::Profile; });
+}
 
 bool isRowMajor(ArrayRef<unsigned> P) {
   for (unsigned K = 0; K < P.size(); ++K)
@@ -274,8 +279,7 @@ void decide(Target &T, bool Choose, LayoutMode Mode) {
     return;
   if (T.Requested.empty() && (!Choose || Mode == LayoutMode::Instrument))
     return; // -O0 or an instrumented build: row-major unless asked
-  bool Measured = llvm::all_of(T.Described, [](const LayoutAccess &A) { return A.Source == WeightSource::Profile; });
-  LayoutChoice C = chooseLayout(T.F.rank(), T.Described, Measured ? 1.0 : MinAlongOverRowMajor);
+  LayoutChoice C = chooseLayout(T.F.rank(), T.Described, profiled(T) ? 1.0 : MinAlongOverRowMajor);
   raw_string_ostream SS(T.Scores);
   for (unsigned I = 0; I < C.Candidates.size(); ++I) {
     const LayoutScore &S = C.Candidates[I];
@@ -299,7 +303,6 @@ void decide(Target &T, bool Choose, LayoutMode Mode) {
   } else {
     T.Why = "most accesses (weighted by how many times their statements run) are stride-1 in the file";
   }
-  T.Voted = T.Chosen;
   T.Decided = true;
 }
 
@@ -421,12 +424,10 @@ void checkByTrials(Module &M, std::vector<Target> &Targets, OptimizationLevel Le
       continue;
     }
     std::string Vote = layoutText(T.Chosen);
-    T.Chosen.assign(T.F.rank(), 0);
-    for (unsigned D = 0; D < T.F.rank(); ++D)
-      T.Chosen[D] = D;
-    bool Profiled = llvm::all_of(T.Described, [](const LayoutAccess &A) { return A.Source == WeightSource::Profile; });
+    T.Chosen.resize(T.F.rank());
+    std::iota(T.Chosen.begin(), T.Chosen.end(), 0u);
     T.Why = "kept by " + Model + ": " +
-            (Profiled ? "the profile's counts of the source order prefer " : "the vote of the source order prefers ") +
+            (profiled(T) ? "the profile's counts of the source order prefer " : "the vote of the source order prefers ") +
             Vote + ", but stored so" + With +
             " the estimate is " + ratio(All.Worst) + " row-major's I/O with " + trialRunText(All.WorstRun) + " (" +
             ratio(All.Mean) + " on the geometric mean; a layout may lose at most " +
