@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Analysis/RankMapping.h"
+#include "Analysis/LocalitySets.h"
 #include "Polly/ElementSizeGuard.h"
 #include "Support/DiskResidentRegistry.h"
 #include "Support/Options.h"
@@ -56,16 +57,6 @@ bool markedForDistribution(const Loop *L) {
 
 namespace {
 
-bool isDiskResidentBase(const Value *Base) {
-  Base = Base->stripPointerCasts();
-  if (auto *G = dyn_cast<GlobalVariable>(Base))
-    return G->getMetadata(DiskResidentMD) != nullptr;
-  if (auto *C = dyn_cast<CallInst>(Base))
-    if (const Function *F = C->getCalledFunction())
-      return F->getName() == MarkerName;
-  return false;
-}
-
 /// Byte offset of an element in the row-major layout, or "" on success.
 std::string byteOf(const polly::ScopArrayInfo *SAI, isl::aff &Out) {
   isl::local_space LS(SAI->getSpace());
@@ -74,7 +65,7 @@ std::string byteOf(const polly::ScopArrayInfo *SAI, isl::aff &Out) {
   for (unsigned D = N; D-- > 1;) {
     auto *C = dyn_cast_or_null<SCEVConstant>(SAI->getDimensionSize(D));
     if (!C)
-      return "array '" + SAI->getName() + "' has a dimension of unknown size";
+      return "array '" + userArrayName(SAI) + "' has a dimension of unknown size";
     Stride[D - 1] = Stride[D] * C->getAPInt().getSExtValue();
   }
   isl::aff Byte = isl::manage(isl_aff_zero_on_domain(LS.copy()));
@@ -84,9 +75,24 @@ std::string byteOf(const polly::ScopArrayInfo *SAI, isl::aff &Out) {
   return "";
 }
 
-uint64_t knownBytes(const polly::ScopArrayInfo *SAI) {
-  auto *G = dyn_cast<GlobalVariable>(SAI->getBasePtr()->stripPointerCasts());
-  return G ? G->getParent()->getDataLayout().getTypeAllocSize(G->getValueType()) : 0;
+/// Bytes of the array the SCoP can touch: a global's size, else (an
+/// allocated array, whose size the SCoP does not see) one past the last
+/// byte any access of the SCoP reaches; 0 if that is not bounded.
+uint64_t arrayBytes(polly::Scop &S, const polly::ScopArrayInfo *SAI, const isl::aff &Byte) {
+  if (auto *G = dyn_cast<GlobalVariable>(SAI->getBasePtr()->stripPointerCasts()))
+    return G->getParent()->getDataLayout().getTypeAllocSize(G->getValueType());
+  isl::set Touched = isl::set::empty(SAI->getSpace());
+  for (polly::ScopStmt &Stmt : S)
+    for (polly::MemoryAccess *MA : Stmt)
+      if (MA->isLatestArrayKind() && MA->getLatestScopArrayInfo() == SAI)
+        Touched = Touched.unite(MA->getLatestAccessRelation().intersect_domain(Stmt.getDomain()).range());
+  if (Touched.is_empty())
+    return 0;
+  isl::set Offsets = Touched.apply(isl::map::from_aff(Byte)).project_out_all_params();
+  isl::val Last = Offsets.dim_max_val(0);
+  if (!Last.is_int() || Last.is_neg())
+    return 0;
+  return static_cast<uint64_t>(Last.get_num_si()) + SAI->getElemSizeInBytes();
 }
 
 /// The parts of the SCoP distributed separately: each child of its
@@ -167,17 +173,18 @@ struct Analyzer {
     for (const polly::ScopArrayInfo *SAI : S.arrays()) {
       if (!SAI->isArrayKind() || !isDiskResidentBase(SAI->getBasePtr()))
         continue;
-      uint64_t Bytes = knownBytes(SAI);
-      if (!Bytes)
-        return "the size of disk-resident array '" + SAI->getName() + "' is not known at compile time";
       isl::aff Byte;
       if (std::string Why = byteOf(SAI, Byte); !Why.empty())
         return Why;
+      uint64_t Bytes = arrayBytes(S, SAI, Byte);
+      if (!Bytes)
+        return "the part of disk-resident array '" + userArrayName(SAI) +
+               "' the loops touch is not known at compile time (its bounds depend on run-time values)";
       isl::aff C = Byte.scale_down(isl::val(Ctx, static_cast<long>(CS))).floor().add_constant(
           isl::val(Ctx, static_cast<long>(DataChunks)));
       ChunkOf[SAI] = {isl::manage(isl_map_from_aff(C.release())), DataChunks};
       DataChunks += (Bytes + CS - 1) / CS;
-      Arrays += (Arrays.empty() ? "'" : ", '") + SAI->getBasePtr()->stripPointerCasts()->getName().str() + "'";
+      Arrays += (Arrays.empty() ? "'" : ", '") + userArrayName(SAI) + "'";
     }
     if (ChunkOf.empty())
       return "it accesses no disk-resident array";
@@ -355,6 +362,30 @@ struct Analyzer {
     return P;
   }
 
+  /// "" if every execution of the loop (the last member of \p Prefix) runs
+  /// all of [0, N): its pieces replace its bounds, so a loop whose bounds
+  /// follow an enclosing loop's value (a triangle) cannot be distributed.
+  static std::string sameIterationsEveryTime(const isl::multi_union_pw_aff &Prefix, const isl::union_set &Dom,
+                                             int64_t N) {
+    isl::set Runs;
+    isl::union_map::from(Prefix).intersect_domain(Dom).range().foreach_set([&](isl::set X) {
+      Runs = Runs.is_null() ? X : Runs.unite(X);
+      return isl::stat::ok();
+    });
+    if (Runs.is_null())
+      return "";
+    Runs = Runs.project_out_all_params();
+    unsigned Last = unsignedFromIslSize(Runs.tuple_dim()) - 1;
+    if (Last == 0)
+      return "";
+    isl::set Full = Runs.project_out(isl::dim::set, Last, 1).insert_dims(isl::dim::set, Last, 1);
+    Full = Full.lower_bound_si(isl::dim::set, Last, 0);
+    Full = isl::manage(isl_set_upper_bound_si(Full.release(), isl_dim_set, Last, static_cast<int>(N - 1)));
+    if (!Full.is_subset(Runs))
+      return "its iterations depend on an enclosing loop's value (its bounds are not the same in every execution)";
+    return "";
+  }
+
   /// The loop nest at \p R: the marked loop, or the outermost loop of the
   /// perfectly nested bands at \p R that carries no dependence; when every
   /// one carries one (a time loop), the nests inside them, each on its own
@@ -434,6 +465,9 @@ struct Analyzer {
         return missed(L, "its iterations depend on parameters (the mapping tables need constant bounds)");
     }
     int64_t N = Hi.get_num_si() + 1;
+    if (std::string Why = sameIterationsEveryTime(prefix(Outer, Members, static_cast<unsigned>(Pick)), Dom, N);
+        !Why.empty())
+      return missed(L, Why);
     isl::map Tags;
     if (std::string Why = tagMap(P, Dom, Tags); !Why.empty())
       return missed(L, Why);
@@ -524,8 +558,9 @@ PreservedAnalyses RankMappingPass::run(polly::Scop &S, polly::ScopAnalysisManage
   if (std::string Why = A.chunks(); !Why.empty()) {
     if (Why != "it accesses no disk-resident array")
       for (const isl::schedule_node &R : regions(S))
-        if (Loop *L = A.loopOf(firstBand(R).is_null() ? isl::union_set() : firstBand(R).get_domain(), 0))
-          A.missed(L, Why);
+        if (isl::schedule_node B = firstBand(R); !B.is_null()) // a statement outside loops has none
+          if (Loop *L = A.loopOf(B.get_domain(), 0))
+            A.missed(L, Why);
     return PreservedAnalyses::all();
   }
   for (const isl::schedule_node &R : regions(S))

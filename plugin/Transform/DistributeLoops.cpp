@@ -182,10 +182,15 @@ std::string rewrite(Loop *L, const DistPlan &P, ScalarEvolution &SE) {
     return "its step is not a constant";
   int64_t Step = StepC->getAPInt().getSExtValue();
   Value *Init = IV->getIncomingValueForBlock(PH);
-  int64_t InitC = isa<ConstantInt>(Init) ? cast<ConstantInt>(Init)->getSExtValue() : 0;
-  // The trip count SCEV sees must be the one the plan was made for.
+  // The pieces replace the loop's bounds: they must be the same constants
+  // every time the loop runs, and the trip count the plan was made for.
   unsigned Trip = SE.getSmallConstantTripCount(L);
-  if (Trip && static_cast<int64_t>(Trip) != P.Iterations)
+  if (!Trip)
+    return "its trip count is not a compile-time constant";
+  if (!isa<ConstantInt>(Init))
+    return "its first iteration is not a compile-time constant";
+  int64_t InitC = cast<ConstantInt>(Init)->getSExtValue();
+  if (static_cast<int64_t>(Trip) != P.Iterations)
     return "its trip count (" + std::to_string(Trip) + ") differs from Polly's (" + std::to_string(P.Iterations) + ")";
 
   Function &F = *Header->getParent();
@@ -233,6 +238,15 @@ std::string rewrite(Loop *L, const DistPlan &P, ScalarEvolution &SE) {
   B.CreateBr(Header);
   IV->setIncomingBlock(IV->getBasicBlockIndex(PH), NewPH);
   IV->setIncomingValue(IV->getBasicBlockIndex(NewPH), Lo);
+  // The exit test gets the piece's end. The optimizer may have used the
+  // same comparison for a value too ((i + 1) % n as i + 1 == n ? 0 : i + 1):
+  // that one keeps the loop's own bound.
+  if (!Cmp->hasOneUse()) {
+    auto *Own = cast<ICmpInst>(Cmp->clone());
+    Own->insertBefore(Br);
+    Br->setCondition(Own);
+    Cmp = Own;
+  }
   Cmp->setOperand(BoundIdx, Hi);
 
   // Latch exit: the next piece; the last piece: the sync point.

@@ -16,6 +16,7 @@
 #include "core/Runtime.h"
 #include "core/Seeker.h"
 #include "core/Alloc.h"
+#include "core/Group.h"
 
 #include <exception>
 #include <new>
@@ -113,8 +114,14 @@ Status allocArray(const char *Name, size_t ElemSize, int NDims, const size_t *Di
     return Status::error(ErrorCode::TooLarge,
                          format("array '%s': %zu bytes are more than the disk-resident address space (%zu bytes)",
                                 Shown, Bytes, static_cast<size_t>(iopoly_arena_size_)));
+  // iopoly_alloc in an MPI program, after MPI_Init: one array the ranks
+  // with the same disk directories share, as a disk-resident global is
+  // (collective, like every open of a shared array).
+  std::shared_ptr<Group> Shared;
+  if (MpiGlue *Glue = mpiGlue(); Origin == ArrayOrigin::Alloc && Glue && Glue->active())
+    Shared = Glue->dataGroup();
   iopoly_array *A = nullptr;
-  if (Status S = RT->open(Name, ElemSize, NDims, Dims, Layout, Flags, A, Origin))
+  if (Status S = RT->open(Name, ElemSize, NDims, Dims, Layout, Flags, A, Origin, Shared))
     return S;
   void *Base = nullptr;
   if (Status S = arenaReserve(A, Bytes, Base)) {
