@@ -11,8 +11,11 @@
  * a row stencil, paper 2's Fig. 6 (iteration chunks of chunk-sized rows),
  * a time loop whose inner loops are distributed, a loop picked by
  * '#pragma iopoly distribute', a recurrence and a reduction that stay
- * serial (every rank runs them whole).
+ * serial (every rank runs them whole); an array of iopoly_alloc (shared once
+ * MPI runs) whose initialization reads the loop's exit test as a value, and
+ * a triangle over it that stays serial.
  *===----------------------------------------------------------------------===*/
+#include <iopoly.h>
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -29,10 +32,36 @@ static void mix(double x) {
   h = (h ^ c.u) * 1099511628211ULL;
 }
 
+/* PolyBench mvt's init_array: the optimizer computes (i + 1) % n as
+ * i + 1 == n ? 0 : i + 1 with the loop's own exit test, which the
+ * distributed loop's pieces end early. */
+static void init_rows(int n, double *x, double *y, double (*w)[N]) {
+#pragma iopoly disk_resident(x, y, w)
+  for (int i = 0; i < n; i++) {
+    x[i] = (double)(i % n) / n;
+    y[i] = (double)((i + 1) % n) / n;
+    for (int j = 0; j < n; j++)
+      w[i][j] += (double)(i * j % n) / n;
+  }
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  double(*W)[N] = iopoly_alloc_flags("W", sizeof(double) * N * N, IOPOLY_CREATE | IOPOLY_TRUNC);
+  double *X = iopoly_alloc_flags("X", sizeof(double) * N, IOPOLY_CREATE | IOPOLY_TRUNC);
+  double *Y = iopoly_alloc_flags("Y", sizeof(double) * N, IOPOLY_CREATE | IOPOLY_TRUNC);
+#pragma iopoly disk_resident(W, X, Y)
+  if (!W || !X || !Y) {
+    fprintf(stderr, "iopoly_alloc_flags: %s\n", iopoly_last_error());
+    return 1;
+  }
+  init_rows(N, X, Y, W);
+  /* Bounds that follow k: not distributed (every rank runs it whole). */
+  for (int k = 1; k < N; ++k)
+    for (int i = 0; i < k; ++i)
+      W[k][i] += W[k - 1][i] * 0.25;
   for (int i = 0; i < N; ++i)
     for (int j = 0; j < N; ++j)
       A[i][j] = i * 0.5 + j * 0.125;
@@ -76,6 +105,11 @@ int main(int argc, char **argv) {
     }
   for (int i = 0; i < 8 * D; ++i)
     mix(G[i]);
+  for (int i = 0; i < N; ++i)
+    for (int j = 0; j < N; ++j)
+      mix(W[i][j]);
+  for (int i = 0; i < N; ++i)
+    mix(X[i] + Y[i]);
   for (int i = 0; i < N * N; ++i)
     mix(U[i] + V[i]);
   mix(s);

@@ -47,3 +47,36 @@ void marked_dependent(void) {
   for (int i = 1; i < N; ++i)
     S[i] = S[i - 1] * 0.5;
 }
+
+// A loop whose bounds follow the enclosing loop's value runs different
+// iterations every time: the pieces of a table would cross its bounds.
+// CHECK: remarks.c:[[@LINE+4]]:5: remark: loop not distributed over the MPI ranks: its iterations depend on an enclosing loop's value
+void triangle(void) {
+  for (int k = 1; k < N; ++k) {
+    S[k] = S[k - 1] * 0.5;
+    for (int i = 0; i < k; ++i)
+      B[k][i] = S[i] + 1.0;
+  }
+}
+
+// An allocated array (its size reaches the SCoP only through its accesses)
+// is cut into data chunks as far as the loops reach, and named as the
+// pragma names it.
+// CHECK: remarks.c:[[@LINE+4]]:3: remark: distributed this loop over the MPI ranks (the outermost loop of its nest, which carries no dependence), mapping cache with local scheduling: 256 iterations in {{[0-9]+}} iteration chunks over 16 data chunks of 'A', 'W'
+void allocated(double (*W)[N]) {
+#pragma iopoly disk_resident(W)
+  W[0][0] = 1.0;
+  for (int i = 0; i < N; ++i)
+    for (int j = 0; j < N; ++j)
+      W[i][j] += A[i][j];
+}
+
+// Sizes known only at run time: the part of the array the loops touch is
+// not bounded; a statement outside the loops gives no loop to blame.
+// CHECK: remarks.c:[[@LINE+4]]:3: remark: loop not distributed over the MPI ranks: the part of disk-resident array 'P' the loops touch is not known at compile time
+void unbounded(double *P, int n) {
+#pragma iopoly disk_resident(P)
+  P[0] = 2.0;
+  for (int i = 1; i < n; ++i)
+    P[i] = i * 0.5;
+}
