@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-"""Runs the mapping benchmark: every kernel of bench/mapping/kernels in the
+"""Runs the mapping benchmark: every kernel of bench/mapping/kernels (and,
+with --polybench, six PolyBench/C 4.2.1 kernels: polybench.py) in the
 mappings block, intra, cache and cache+local, on paper 2's hierarchy at
 8/4/2 nodes for real (cache servers spawned by MPI_Init, every rank's
 statistics) and at 64/32/16 nodes simulated (64 ranks' traces replayed by
@@ -21,6 +22,7 @@ import sys
 import time
 
 from . import common
+from . import polybench
 from . import report
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -52,6 +54,8 @@ class Bench:
         self.mpicc = os.path.join(self.build, "bin", "iopoly-mpicc")
         self.cachesim = os.path.join(self.build, "bin", "iopoly-cachesim")
         os.makedirs(self.work, exist_ok=True)
+        self.pb = polybench.Builder(args.polybench, self.work, self.mpicc, os.path.join(ROOT, "include")) \
+            if args.polybench else None
 
     def env(self, cfg, data, extra=None):
         e = {"IOPOLY_DIR": data, "IOPOLY_DISKS": str(cfg["disks"]), "IOPOLY_STRIPE": str(BLOCK),
@@ -61,6 +65,8 @@ class Bench:
         return e
 
     def compile(self, kernel, mapping, cfg):
+        if polybench.is_polybench(kernel):
+            return self.compile_polybench(kernel, mapping, cfg)
         out = os.path.join(self.work, "bin", "%s.%s.s%d" % (kernel, mapping.replace("+", "_"), cfg["scale"]))
         src = os.path.join(HERE, "kernels", kernel + ".c")
         inputs = [src, os.path.join(HERE, "kernels", "mapk.h"), os.path.join(self.build, "lib", "IOPoly.so")]
@@ -71,14 +77,34 @@ class Bench:
         if mapping == "serial":
             flags = ["-fplugin-arg-iopoly-mode=off"]
         else:
-            flags = ["-fplugin-arg-iopoly-mpi=on", "-fplugin-arg-iopoly-stripe=%d" % BLOCK,
-                     "-fplugin-arg-iopoly-disks=%d" % cfg["disks"]] + MAPPINGS[mapping]
+            flags = self.mpi_flags(mapping, cfg)
         common.run([self.mpicc, "-O2", "-DSCALE=%d" % cfg["scale"]] + flags + [src, "-o", out])
         return out
 
+    def mpi_flags(self, mapping, cfg):
+        return ["-fplugin-arg-iopoly-mpi=on", "-fplugin-arg-iopoly-stripe=%d" % BLOCK,
+                "-fplugin-arg-iopoly-disks=%d" % cfg["disks"]] + MAPPINGS[mapping]
+
+    def compile_polybench(self, kernel, mapping, cfg):
+        """PolyBench kernels run one dataset in both configurations (its
+        sizes are PolyBench's, not scaled)."""
+        if mapping == "serial":
+            return self.pb.serial(kernel)
+        out = os.path.join(self.work, "bin", "%s.%s" % (kernel, mapping.replace("+", "_")))
+        if not os.path.exists(out) or os.path.getmtime(out) < os.path.getmtime(
+                os.path.join(self.build, "lib", "IOPoly.so")):
+            os.makedirs(os.path.dirname(out), exist_ok=True)
+            self.pb.mpi(kernel, self.mpi_flags(mapping, cfg), out)
+        return out
+
+    def checksum(self, kernel, out, err):
+        """The program's checksum: the last word the bench's kernels print,
+        the digest of PolyBench's array dump."""
+        return polybench.dump_digest(err) if polybench.is_polybench(kernel) else out.split()[-1]
+
     def serial_checksum(self, kernel, cfg):
-        out, _ = common.run([self.compile(kernel, "serial", cfg)])
-        return out.split()[-1]
+        out, err = common.run([self.compile(kernel, "serial", cfg)])
+        return self.checksum(kernel, out, err)
 
     def reference(self, kernel, cfg, expect):
         """One rank of the block build with the checksum: returns the bytes
@@ -86,10 +112,10 @@ class Bench:
         d = os.path.join(self.work, "probe")
         common.fresh_dir(d)
         stats = os.path.join(d, "stats.json")
-        out, _ = common.run(common.launcher(1) + [self.compile(kernel, "block", cfg)],
-                            env=self.env(cfg, os.path.join(d, "data"), {"IOPOLY_STATS": stats, "IOPOLY_BUFFER": "1M",
-                                                                         "IOPOLY_DISK_MODEL": "none"}))
-        got = out.split()[-1]
+        out, err = common.run(common.launcher(1) + [self.compile(kernel, "block", cfg)],
+                              env=self.env(cfg, os.path.join(d, "data"), {"IOPOLY_STATS": stats, "IOPOLY_BUFFER": "1M",
+                                                                           "IOPOLY_DISK_MODEL": "none"}))
+        got = self.checksum(kernel, out, err)
         if got != expect:
             raise RuntimeError("%s: the 1-rank run's checksum is %s, the serial program's %s" % (kernel, got, expect))
         with open(stats) as f:
@@ -165,7 +191,12 @@ class Bench:
         args = self.args
         runs = []
         self.data = {}
-        kernels = args.kernels.split(",") if args.kernels else KERNELS
+        kernels = args.kernels.split(",") if args.kernels else KERNELS + (list(polybench.KERNELS) if self.pb else [])
+        for k in kernels:
+            if polybench.is_polybench(k) and not self.pb:
+                raise SystemExit("kernel %s is PolyBench's: give --polybench DIR" % k)
+            if not polybench.is_polybench(k) and k not in KERNELS:
+                raise SystemExit("unknown kernel %s (known: %s)" % (k, ", ".join(KERNELS + list(polybench.KERNELS))))
         configs = args.configs.split(",")
         total = len(kernels) * len(configs) * len(MAPPINGS)
         done = 0
@@ -187,6 +218,8 @@ def parse(argv):
     p.add_argument("--work", default=os.path.join(ROOT, "build", "bench-mapping"), help="scratch directory")
     p.add_argument("--out", default=os.path.join(ROOT, "bench", "results"), help="where the report goes")
     p.add_argument("--kernels", default="", help="comma list (default: all)")
+    p.add_argument("--polybench", default="", help="a PolyBench/C 4.2.1 directory: adds its kernels %s (%s dataset)" %
+                   (", ".join(polybench.KERNELS), polybench.DATASET))
     p.add_argument("--configs", default="real,sim", help="real (8/4/2, servers) and/or sim (64/32/16)")
     p.add_argument("--quick", action="store_true", help="three kernels, for a smoke run")
     p.add_argument("--report-only", action="store_true", help="re-render the report from raw/mapping.json")
@@ -207,6 +240,7 @@ def main(argv=None):
         elapsed = time.time() - t0
         result = {"command": "scripts/bench-mapping.sh" + (" --quick" if args.quick else "") +
                   (" --kernels " + args.kernels if args.kernels and not args.quick else "") +
+                  (" --polybench <PolyBench/C 4.2.1>" if args.polybench else "") +
                   (" --configs " + args.configs if args.configs != "real,sim" else ""),
                   "block_bytes": BLOCK, "configs": CONFIGS, "elapsed_s": elapsed, "runs": runs}
         os.makedirs(os.path.dirname(raw), exist_ok=True)

@@ -50,9 +50,14 @@ def uniform_topology(path, clients, io_nodes, storage_nodes, disks, cache_bytes,
         json.dump(topo, f, indent=1)
 
 
+HEADER_BYTES = 4096  # runtime/core/Layout.h
+
+
 def files_digest(data_dir):
     """SHA-256 over the array files (*.iop) under data_dir, names included:
-    two runs that leave the same arrays have the same digest."""
+    two runs that leave the same arrays have the same digest. The headers'
+    creation and commit stamps, which differ from run to run for arrays of
+    iopoly_alloc, are left out."""
     h = hashlib.sha256()
     names = []
     for top, _, files in os.walk(data_dir):
@@ -60,7 +65,10 @@ def files_digest(data_dir):
     for n in sorted(names):
         h.update(os.path.relpath(n, data_dir).encode() + b"\0")
         with open(n, "rb") as f:
-            h.update(f.read())
+            head, body = f.read(HEADER_BYTES), f.read()
+        kept = [ln for ln in head.split(b"\n") if not ln.startswith((b"creation ", b"commit "))]
+        h.update(b"\n".join(kept))
+        h.update(body)
     return h.hexdigest()
 
 

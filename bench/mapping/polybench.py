@@ -1,0 +1,126 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""PolyBench/C 4.2.1 kernels as programs of the mapping benchmark.
+
+Code we did not write: each kernel is prepared as for bench/polybench
+(every array disk-resident, polybench_alloc_data routed to iopoly_alloc, see
+bench/polybench/prepare.py), its `main` renamed, and linked with a small
+MPI main (written here) that calls MPI_Init, the kernel's main and
+MPI_Finalize, which is all an SPMD user adds. iopoly-mpicc
+-fplugin-arg-iopoly-mpi=on then distributes the loops Polly finds parallel;
+the arrays, allocated after MPI_Init, are shared by the ranks.
+
+The kernels are compiled without POLYBENCH_DUMP_ARRAYS. With MAPK_CHECKSUM
+unset the MPI main asks PolyBench for its dump (PolyBench prints the arrays
+when argc > 42 and argv[0] is ""), whose digest is the program's checksum;
+measured runs (MAPK_CHECKSUM=off) skip it, as the bench's own kernels skip
+their checksum loops, and are checked by their array files instead.
+"""
+import hashlib
+import os
+import subprocess
+
+from ..polybench import prepare as pbprep
+
+# Kernels whose outermost loops carry no dependence (Polly's analysis
+# distributes them), with the dataset each configuration runs: MEDIUM data
+# is 0.4 to 2.3 MiB, about what the bench's own kernels use.
+KERNELS = {
+    "pb-gemm": "linear-algebra/blas/gemm",
+    "pb-2mm": "linear-algebra/kernels/2mm",
+    "pb-mvt": "linear-algebra/kernels/mvt",
+    "pb-gesummv": "linear-algebra/blas/gesummv",
+    "pb-syrk": "linear-algebra/blas/syrk",
+    "pb-jacobi-2d": "stencils/jacobi-2d",
+}
+DATASET = "MEDIUM"
+
+MPI_MAIN_C = r"""/* Written by bench/mapping/polybench.py: the MPI main of a PolyBench
+ * kernel (its own main renamed pb_main). */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int pb_main(int argc, char **argv);
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  const char *E = getenv("MAPK_CHECKSUM");
+  int dump = !E || strcmp(E, "off") != 0;
+  /* PolyBench dumps its arrays when argc > 42 and argv[0] is "". */
+  static char empty[] = "";
+  char *quiet[44];
+  for (int k = 0; k < 43; ++k)
+    quiet[k] = empty;
+  quiet[43] = NULL;
+  int r = dump ? pb_main(43, quiet) : pb_main(argc, argv);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  printf("%s rank %d checksum %s\n", KERNEL, rank, dump ? "dumped" : "skipped");
+  fflush(stdout);
+  MPI_Finalize();
+  return r;
+}
+"""
+
+
+def is_polybench(kernel):
+    return kernel in KERNELS
+
+
+def dump_digest(stderr):
+    """Digest of PolyBench's array dump in \\p stderr (the runtime's own
+    notes and warnings, also on stderr, are not part of it)."""
+    start, end = stderr.find("==BEGIN DUMP_ARRAYS=="), stderr.rfind("==END   DUMP_ARRAYS==")
+    if start < 0 or end < 0:
+        raise RuntimeError("no PolyBench array dump in the program's output:\n" + stderr[-2000:])
+    lines = [ln for ln in stderr[start:end].splitlines() if not ln.startswith("iopoly: ")]
+    return hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
+
+
+class Builder:
+    """Builds the PolyBench programs of one PolyBench directory."""
+
+    def __init__(self, polybench_dir, work, mpicc, include):
+        self.dir = os.path.abspath(polybench_dir)
+        self.work = os.path.join(work, "polybench")
+        self.mpicc = mpicc
+        self.include = include
+
+    def _flags(self, src):
+        return ["-D%s_DATASET" % DATASET, "-DPOLYBENCH_INTER_ARRAY_PADDING_FACTOR=0"] + src["includes"]
+
+    def _objects(self, src):
+        """alloc.c and PolyBench's utilities without their allocation, once."""
+        util = os.path.join(self.work, "util")
+        os.makedirs(util, exist_ok=True)
+        noalloc, alloc = os.path.join(util, "polybench-noalloc.o"), os.path.join(util, "alloc.o")
+        if not os.path.exists(alloc):
+            subprocess.run(["clang-19", "-O2", "-c"] + self._flags(src) +
+                           ["-Dpolybench_alloc_data=pb_plain_alloc_data", "-Dpolybench_free_data=pb_plain_free_data",
+                            src["polybench_c"], "-o", noalloc], check=True)
+            subprocess.run(["clang-19", "-O2", "-c", "-I" + self.include, src["alloc"], "-o", alloc], check=True)
+        return [noalloc, alloc]
+
+    def serial(self, kernel):
+        """The plain build (ordinary memory, no plugin), which dumps."""
+        src = pbprep.prepare(self.dir, KERNELS[kernel], os.path.join(self.work, "src"))
+        out = os.path.join(self.work, "bin", kernel + ".plain")
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        orig = os.path.join(self.dir, KERNELS[kernel], src["name"] + ".c")
+        subprocess.run(["clang-19", "-O2", "-DPOLYBENCH_DUMP_ARRAYS"] + self._flags(src) +
+                       [orig, src["polybench_c"], "-lm", "-o", out], check=True)
+        return out
+
+    def mpi(self, kernel, flags, out):
+        """The kernel built by iopoly-mpicc with \\p flags into \\p out."""
+        src = pbprep.prepare(self.dir, KERNELS[kernel], os.path.join(self.work, "src"))
+        main_c = os.path.join(self.work, "src", kernel + "-mpi-main.c")
+        with open(main_c, "w") as f:
+            f.write(MPI_MAIN_C)
+        obj = out + ".o"
+        subprocess.run([self.mpicc, "-O2"] + self._flags(src) + flags + ["-Dmain=pb_main", "-c", src["source"],
+                                                                          "-o", obj], check=True)
+        subprocess.run([self.mpicc, "-O2", '-DKERNEL="%s"' % kernel, main_c, obj] + self._objects(src) + flags +
+                       ["-lm", "-o", out], check=True)
+        return out
