@@ -443,7 +443,8 @@ Status StripeBuffer::takeSpilled(const iopoly_array *A, size_t S, std::vector<ch
   Env.Model.waitUntil(modelSpill(Spill.slotBytes(E->Whole), E->Slot, /*Write=*/false, Env.Model.appClock()));
   if (Status R = Spill.read(E->Slot, Data.data(), E->Whole ? nullptr : Twin.data()))
     return Status::wrap(R, format("block %zu of shared array '%s': %s", S, A->Name.c_str(), R.message().c_str()));
-  Runs = dirtyRuns(Data.data(), E->Whole ? nullptr : Twin.data());
+  Runs = joinWithinElements(dirtyRuns(Data.data(), E->Whole ? nullptr : Twin.data()), A->Geo.ElemSize,
+                            S * Env.StripeSize);
   if (Forget)
     Spill.forget(A, S);
   return {};
@@ -463,6 +464,22 @@ void StripeBuffer::markDirty(Frame *F, bool Whole) {
     }
   }
   F->Dirty = true;
+}
+
+std::vector<IoRun> joinWithinElements(std::vector<IoRun> Runs, size_t ElemSize, uint64_t StripeStart) {
+  if (ElemSize <= 1 || Runs.size() < 2)
+    return Runs;
+  std::vector<IoRun> Out;
+  Out.push_back(Runs.front());
+  for (size_t K = 1; K < Runs.size(); ++K) {
+    IoRun &Last = Out.back();
+    uint64_t LastByte = StripeStart + Last.Offset + Last.Len - 1, FirstByte = StripeStart + Runs[K].Offset;
+    if (FirstByte / ElemSize <= LastByte / ElemSize + 1)
+      Last.Len = Runs[K].Offset + Runs[K].Len - Last.Offset;
+    else
+      Out.push_back(Runs[K]);
+  }
+  return Out;
 }
 
 std::vector<IoRun> StripeBuffer::dirtyRuns(const char *D, const char *T) const {

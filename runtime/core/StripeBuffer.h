@@ -90,6 +90,16 @@ struct BufferEnv {
   std::string SpillDir = ".";
 };
 
+/// \p Runs (offsets within a stripe whose first byte is byte \p StripeStart
+/// of the array, in order), two runs joined into one when the bytes between
+/// them lie in the elements (\p ElemSize bytes) of the two runs' ends: a
+/// rank that changed bytes of an element wrote the element, so the bytes
+/// between are its own too, and a stripe's runs of a loop that wrote
+/// consecutive elements (doubles over zeros differ in a few bytes each)
+/// become one transfer. Elements of one byte (iopoly_alloc's untyped
+/// arrays) join nothing.
+std::vector<IoRun> joinWithinElements(std::vector<IoRun> Runs, size_t ElemSize, uint64_t StripeStart);
+
 class StripeBuffer {
 public:
   /// Reserves the buffer's memory (address space only: frames are set up
@@ -242,8 +252,11 @@ private:
   void freeTwin(Frame *F);
   Status openIfPending(iopoly_array *A);
   /// The runs of F's bytes that differ from its twin (all of it when
-  /// there is none), as offsets within the stripe.
-  std::vector<IoRun> dirtyRuns(const Frame *F) const { return dirtyRuns(F->Data, F->Twin); }
+  /// there is none), as offsets within the stripe, joined within the
+  /// elements this rank wrote (joinWithinElements).
+  std::vector<IoRun> dirtyRuns(const Frame *F) const {
+    return joinWithinElements(dirtyRuns(F->Data, F->Twin), F->Owner->Geo.ElemSize, F->Stripe * Env.StripeSize);
+  }
   std::vector<IoRun> dirtyRuns(const char *Data, const char *Twin) const;
   /// Spill slot bookkeeping in the disk model and counters.
   double modelSpill(size_t Bytes, uint64_t Slot, bool Write, double Issue);

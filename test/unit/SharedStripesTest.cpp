@@ -8,7 +8,8 @@
 // buffer (eviction, flush, the sync point's runs), only the bytes that rank
 // changed reach the file, so writers of disjoint bytes of one stripe never
 // overwrite each other; OVERWRITE writes the whole stripe; a stripe
-// attached for writing but left unchanged writes nothing. Outside a
+// attached for writing but left unchanged writes nothing; the runs of
+// consecutive elements a rank wrote go out as one. Outside a
 // distributed loop an evicted dirty stripe stays private (the spill) until
 // the sync point or a flush; inside one it is written through.
 //
@@ -60,11 +61,11 @@ public:
 constexpr size_t Stripe = 256, Disks = 2, Bytes = 16 * Stripe;
 
 struct Rank {
-  Rank(int R, const std::vector<std::shared_ptr<MemFile>> &Files, size_t Frames)
+  Rank(int R, const std::vector<std::shared_ptr<MemFile>> &Files, size_t Frames, size_t Elem = 1)
       : H(Frames, Stripe, Disks, /*Prefetch=*/false, "none", /*Threads=*/false) {
     Geometry G;
-    size_t Dims[1] = {Bytes};
-    EXPECT_TRUE(Geometry::make(1, 1, Dims, nullptr, Stripe, Disks, G).ok());
+    size_t Dims[1] = {Bytes / Elem};
+    EXPECT_TRUE(Geometry::make(Elem, 1, Dims, nullptr, Stripe, Disks, G).ok());
     A = std::make_unique<iopoly_array>(G);
     A->Name = "shared";
     A->Id = 1;
@@ -91,7 +92,7 @@ struct Rank {
 };
 
 struct Pair {
-  explicit Pair(size_t Frames = 4) {
+  explicit Pair(size_t Frames = 4, size_t Elem = 1) {
     for (size_t D = 0; D < Disks; ++D) {
       Files.push_back(std::make_shared<MemFile>());
       Geometry G;
@@ -99,8 +100,8 @@ struct Pair {
       (void)Geometry::make(1, 1, Dims, nullptr, Stripe, Disks, G);
       Files.back()->Data.assign(G.expectedFileSize(D), 0);
     }
-    R0 = std::make_unique<Rank>(0, Files, Frames);
-    R1 = std::make_unique<Rank>(1, Files, Frames);
+    R0 = std::make_unique<Rank>(0, Files, Frames, Elem);
+    R1 = std::make_unique<Rank>(1, Files, Frames, Elem);
   }
   /// The byte at array offset \p Off as the files hold it.
   char onDisk(size_t Off) const {
@@ -237,4 +238,50 @@ TEST(SharedStripes, FlushWritesSpilledStripesThrough) {
   for (size_t I = 10; I < 20; ++I)
     EXPECT_EQ('b', P.onDisk(I)) << "R0's spilled stripe must carry only R0's bytes: " << I;
   EXPECT_EQ('c', P.onDisk(4 * Stripe));
+}
+
+/// Doubles written over zeros differ from the twin in their top bytes only.
+static void writeTopBytes(Rank &R, size_t FirstElem, size_t EndElem, size_t Step) {
+  for (size_t E = FirstElem; E < EndElem; E += Step)
+    R.write(E * 8 + 6, E * 8 + 8, static_cast<char>(0x40 + E % 7));
+}
+
+TEST(SharedStripes, RunsOfConsecutiveElementsGoOutAsOne) {
+  Pair P(/*Frames=*/4, /*Elem=*/8);
+  writeTopBytes(*P.R0, 0, 16, 1); // elements 0..15 of stripe 0: 16 runs of 2 bytes
+  writeTopBytes(*P.R1, 16, 32, 1); // 16..31, the same stripe
+  ASSERT_TRUE(P.R1->H.Buffer->flush(nullptr).ok());
+  ASSERT_TRUE(P.R0->H.Buffer->flush(nullptr).ok());
+  for (size_t Off = 0; Off < 32 * 8; ++Off)
+    ASSERT_EQ(Off % 8 >= 6 ? static_cast<char>(0x40 + Off / 8 % 7) : 0, P.onDisk(Off)) << "byte " << Off;
+  EXPECT_EQ(2u, P.Files[0]->WritesAt.size()) << "one transfer per rank, not one per element";
+  EXPECT_EQ(15u * 8 + 2, P.R0->H.Counters.C.BytesWritten) << "from element 0's byte 6 to element 15's byte 7";
+}
+
+TEST(SharedStripes, RunsAreNotJoinedAcrossAnotherRanksElements) {
+  Pair P(/*Frames=*/4, /*Elem=*/8);
+  writeTopBytes(*P.R0, 0, 32, 2); // even elements
+  writeTopBytes(*P.R1, 1, 32, 2); // odd elements: between every two runs of R0
+  ASSERT_TRUE(P.R0->H.Buffer->flush(nullptr).ok());
+  ASSERT_TRUE(P.R1->H.Buffer->flush(nullptr).ok());
+  for (size_t Off = 0; Off < 32 * 8; ++Off)
+    ASSERT_EQ(Off % 8 >= 6 ? static_cast<char>(0x40 + Off / 8 % 7) : 0, P.onDisk(Off)) << "byte " << Off;
+  EXPECT_EQ(32u, P.Files[0]->WritesAt.size()) << "every element on its own";
+}
+
+TEST(SharedStripes, JoinWithinElementsKeepsByteArraysAsTheyAre) {
+  std::vector<IoRun> Runs{{0, 2}, {3, 1}, {9, 4}};
+  EXPECT_EQ(3u, joinWithinElements(Runs, 1, 0).size());
+  // Elements of 4 bytes: byte 2 lies in element 0 (run 1's), run 2's byte 3
+  // too; bytes 4..8 hold element 1, which no run touches.
+  std::vector<IoRun> J = joinWithinElements(Runs, 4, 0);
+  ASSERT_EQ(2u, J.size());
+  EXPECT_EQ(0u, J[0].Offset);
+  EXPECT_EQ(4u, J[0].Len);
+  EXPECT_EQ(9u, J[1].Offset);
+  // The stripe's place in the array moves the element boundaries: 2 bytes
+  // on, the runs end in elements 0, 1 and 2, each next to the one before.
+  std::vector<IoRun> Moved = joinWithinElements(Runs, 4, 2);
+  ASSERT_EQ(1u, Moved.size());
+  EXPECT_EQ(13u, Moved[0].Len);
 }
