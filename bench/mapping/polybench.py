@@ -79,16 +79,22 @@ def dump_digest(stderr):
 
 
 class Builder:
-    """Builds the PolyBench programs of one PolyBench directory."""
+    """Builds the PolyBench programs of one PolyBench directory. Kernels are
+    the names of KERNELS or any path of bench/polybench/prepare.KERNELS."""
 
-    def __init__(self, polybench_dir, work, mpicc, include):
+    def __init__(self, polybench_dir, work, mpicc, include, dataset=DATASET):
         self.dir = os.path.abspath(polybench_dir)
-        self.work = os.path.join(work, "polybench")
+        self.work = os.path.join(work, "polybench-" + dataset)
         self.mpicc = mpicc
         self.include = include
+        self.dataset = dataset
 
     def _flags(self, src):
-        return ["-D%s_DATASET" % DATASET, "-DPOLYBENCH_INTER_ARRAY_PADDING_FACTOR=0"] + src["includes"]
+        return ["-D%s_DATASET" % self.dataset, "-DPOLYBENCH_INTER_ARRAY_PADDING_FACTOR=0"] + src["includes"]
+
+    @staticmethod
+    def _path(kernel):
+        return KERNELS.get(kernel, kernel)
 
     def _objects(self, src):
         """alloc.c and PolyBench's utilities without their allocation, once."""
@@ -104,23 +110,33 @@ class Builder:
 
     def serial(self, kernel):
         """The plain build (ordinary memory, no plugin), which dumps."""
-        src = pbprep.prepare(self.dir, KERNELS[kernel], os.path.join(self.work, "src"))
-        out = os.path.join(self.work, "bin", kernel + ".plain")
+        src = pbprep.prepare(self.dir, self._path(kernel), os.path.join(self.work, "src"))
+        out = os.path.join(self.work, "bin", src["name"] + ".plain")
         os.makedirs(os.path.dirname(out), exist_ok=True)
-        orig = os.path.join(self.dir, KERNELS[kernel], src["name"] + ".c")
+        orig = os.path.join(self.dir, self._path(kernel), src["name"] + ".c")
         subprocess.run(["clang-19", "-O2", "-DPOLYBENCH_DUMP_ARRAYS"] + self._flags(src) +
                        [orig, src["polybench_c"], "-lm", "-o", out], check=True)
         return out
 
     def mpi(self, kernel, flags, out):
-        """The kernel built by iopoly-mpicc with \\p flags into \\p out."""
-        src = pbprep.prepare(self.dir, KERNELS[kernel], os.path.join(self.work, "src"))
-        main_c = os.path.join(self.work, "src", kernel + "-mpi-main.c")
+        """The kernel built by iopoly-mpicc with `flags` into `out`; returns
+        the compiler's messages (its remarks)."""
+        src = pbprep.prepare(self.dir, self._path(kernel), os.path.join(self.work, "src"))
+        main_c = os.path.join(self.work, "src", src["name"] + "-mpi-main.c")
         with open(main_c, "w") as f:
             f.write(MPI_MAIN_C)
         obj = out + ".o"
-        subprocess.run([self.mpicc, "-O2"] + self._flags(src) + flags + ["-Dmain=pb_main", "-c", src["source"],
-                                                                          "-o", obj], check=True)
-        subprocess.run([self.mpicc, "-O2", '-DKERNEL="%s"' % kernel, main_c, obj] + self._objects(src) + flags +
-                       ["-lm", "-o", out], check=True)
-        return out
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        msgs = _compile([self.mpicc, "-O2"] + self._flags(src) + flags + ["-Dmain=pb_main", "-c", src["source"],
+                                                                          "-o", obj])
+        _compile([self.mpicc, "-O2", '-DKERNEL="%s"' % src["name"], main_c, obj] + self._objects(src) + flags +
+                 ["-lm", "-o", out])
+        return msgs
+
+
+def _compile(cmd):
+    """Runs a compiler; its messages, or RuntimeError with them."""
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError("compile failed (%d): %s\n%s" % (p.returncode, " ".join(cmd), p.stderr[-3000:]))
+    return p.stderr
