@@ -169,6 +169,14 @@ def write(result, out):
              "stripes read at all, the same for every mapping.\n" % (
                  result["block_bytes"], result["configs"]["real"]["scale"], result["configs"]["sim"]["scale"],
                  len({r["kernel"] for r in runs})))
+    if any(r["kernel"].startswith("pb-") for r in runs):
+        L.append("Kernels `pb-*` are PolyBench/C 4.2.1's (`--polybench`, "
+                 "[`bench/mapping/polybench.py`](../mapping/polybench.py)): code we did not write, MEDIUM dataset "
+                 "in both configurations (jacobi-2d with 4 time steps), every array allocated by "
+                 "`polybench_alloc_data` through `iopoly_alloc` after `MPI_Init` and shared; their checksum is the "
+                 "digest of PolyBench's array dump, equal to PolyBench's plain build's. Their arrays are untyped "
+                 "(elements of one byte), so a rank's changed bytes are not joined within elements: about one "
+                 "write transfer per element written.\n")
     for config in sorted({r["config"] for r in runs}):
         kernels, summ = _summary(runs, config)
         idx = _index(runs)
