@@ -216,9 +216,11 @@ Status Runtime::syncShared(iopoly_array *A) {
   if (Routed && All.ok())
     All = Routed->epoch(*A, G);
   std::vector<std::pair<size_t, char *>> Pinned;
+  // A group of one rank (a 1-rank run, or IOPOLY_DIR=.../r%r: each rank
+  // its own files) changed nothing behind its own copies: they stay.
   std::vector<bool> DiskChanged(T);
   for (size_t D = 0; D < T; ++D)
-    DiskChanged[D] = Changed[D] != 0;
+    DiskChanged[D] = Changed[D] != 0 && G.size() > 1;
   Buffer->dropAfterSync(A, DiskChanged, Pinned);
   // Attached stripes are read again in place, collectively per disk file.
   Status Reread;
