@@ -372,8 +372,19 @@ PY
     case "$mapping" in cache | cache_topology) nps="1 2 4 8" ;; esac
     for np in $nps; do
       rm -rf "$IOPOLY_DIR"
-      MT_BIN=$work mpin "$np" dist >"$work/out.$np" 2>"$work/err.$np" || { cat "$work/err.$np" >&2; fail "$np ranks"; }
+      IOPOLY_STATS="$work/stats.$np.%r.json" MT_BIN=$work mpin "$np" dist >"$work/out.$np" 2>"$work/err.$np" ||
+        { cat "$work/err.$np" >&2; fail "$np ranks"; }
       no_errors "$work/err.$np"
+      if [ "$np" = 1 ]; then
+        # One rank: its sync points keep its copies (nobody else wrote).
+        python3 - "$work/stats.1.0.json" <<'PY' || fail "1 rank: sync points dropped or re-read copies"
+import json, sys
+s = json.load(open(sys.argv[1]))["sharing"]
+if not s["sync_points"] or s["sync_dropped"] or s["sync_reread"]:
+    sys.exit("1 rank: %d sync points, %d copies dropped, %d re-read" % (
+        s["sync_points"], s["sync_dropped"], s["sync_reread"]))
+PY
+      fi
       [ "$(grep -c "$ref\$" "$work/out.$np")" -eq "$np" ] ||
         { cat "$work/out.$np" >&2; fail "$mapping on $np ranks: not every rank has the serial checksum $ref"; }
       echo "$mapping: $np ranks, every rank has the serial checksum" >&2
