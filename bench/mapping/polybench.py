@@ -105,16 +105,8 @@ class Builder:
         return KERNELS.get(kernel, kernel)
 
     def _objects(self, src):
-        """alloc.c and PolyBench's utilities without their allocation, once."""
-        util = os.path.join(self.work, "util")
-        os.makedirs(util, exist_ok=True)
-        noalloc, alloc = os.path.join(util, "polybench-noalloc.o"), os.path.join(util, "alloc.o")
-        if not os.path.exists(alloc):
-            subprocess.run(["clang-19", "-O2", "-c"] + self._flags(src) +
-                           ["-Dpolybench_alloc_data=pb_plain_alloc_data", "-Dpolybench_free_data=pb_plain_free_data",
-                            src["polybench_c"], "-o", noalloc], check=True)
-            subprocess.run(["clang-19", "-O2", "-c", "-I" + self.include, src["alloc"], "-o", alloc], check=True)
-        return [noalloc, alloc]
+        """PolyBench's utilities as is, without their allocation, alloc.c."""
+        return pbprep.build_utilities(src, self._flags(src), self.include, os.path.join(self.work, "util"))
 
     def serial(self, kernel):
         """The plain build (ordinary memory, no plugin), which dumps."""
@@ -122,8 +114,9 @@ class Builder:
         out = os.path.join(self.work, "bin", src["name"] + ".plain")
         os.makedirs(os.path.dirname(out), exist_ok=True)
         orig = os.path.join(self.dir, self._path(kernel), src["name"] + ".c")
+        plain, _, _ = self._objects(src)
         subprocess.run(["clang-19", "-O2", "-DPOLYBENCH_DUMP_ARRAYS"] + self._flags(src, kernel) +
-                       [orig, src["polybench_c"], "-lm", "-o", out], check=True)
+                       [orig, plain, "-lm", "-o", out], check=True)
         return out
 
     def mpi(self, kernel, flags, out):
@@ -137,7 +130,8 @@ class Builder:
         os.makedirs(os.path.dirname(out), exist_ok=True)
         msgs = _compile([self.mpicc, "-O2"] + self._flags(src, kernel) + flags + ["-Dmain=pb_main", "-c", src["source"],
                                                                           "-o", obj])
-        _compile([self.mpicc, "-O2", '-DKERNEL="%s"' % src["name"], main_c, obj] + self._objects(src) + flags +
+        _, renamed, alloc = self._objects(src)
+        _compile([self.mpicc, "-O2", '-DKERNEL="%s"' % src["name"], main_c, obj, renamed, alloc] + flags +
                  ["-lm", "-o", out])
         return msgs
 

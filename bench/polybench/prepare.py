@@ -27,8 +27,9 @@ directory.
   the optimizer propagates from main. That is how users' kernels look.
 """
 import os
-import threading
 import re
+import subprocess
+import threading
 
 # Every kernel of PolyBench/C 4.2.1 (utilities/benchmark_list), in its order.
 KERNELS = [
@@ -190,3 +191,19 @@ def prepare(polybench_dir, kernel, workdir, apart=False):
         "name": name, "source": out, "alloc": alloc, "polybench_c": os.path.join(util, "polybench.c"),
         "includes": ["-I" + util, "-I" + src_dir], "functions": funcs,
     }
+
+
+def build_utilities(src, defs, include, util_dir):
+    """polybench.c as is (the reference builds), polybench.c with its
+    allocation renamed away and alloc.c (the iopoly builds), compiled into
+    \p util_dir unless already there; returns the three objects. \p src is
+    what prepare() returned, \p include the iopoly include directory."""
+    os.makedirs(util_dir, exist_ok=True)
+    plain, renamed, alloc = (os.path.join(util_dir, n) for n in ("polybench.o", "polybench-noalloc.o", "alloc.o"))
+    if not os.path.exists(alloc):
+        inc = src["includes"]
+        subprocess.run(["clang-19", "-O2", "-c", *defs, *inc, src["polybench_c"], "-o", plain], check=True)
+        subprocess.run(["clang-19", "-O2", "-c", *defs, *inc, "-Dpolybench_alloc_data=pb_plain_alloc_data",
+                        "-Dpolybench_free_data=pb_plain_free_data", src["polybench_c"], "-o", renamed], check=True)
+        subprocess.run(["clang-19", "-O2", "-c", "-I" + include, src["alloc"], "-o", alloc], check=True)
+    return plain, renamed, alloc

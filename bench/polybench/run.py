@@ -89,23 +89,9 @@ class Kernel:
     def utilities(self):
         """polybench.c twice: as is (the reference build) and with its
         allocation renamed away (the iopoly builds use alloc.c's)."""
-        util = os.path.join(self.cfg.work, self.size, "util")
-        os.makedirs(util, exist_ok=True)
-        plain, renamed, alloc = (os.path.join(util, n) for n in ("polybench.o", "polybench-noalloc.o", "alloc.o"))
         with UTIL_LOCK:
-            self._build_utilities(plain, renamed, alloc)
-        return plain, renamed, alloc
-
-    def _build_utilities(self, plain, renamed, alloc):
-        if not os.path.exists(alloc):
-            inc = self.src["includes"]
-            subprocess.run(["clang-19", "-O2", "-c", *self.defs, *inc, self.src["polybench_c"], "-o", plain],
-                           check=True)
-            subprocess.run(["clang-19", "-O2", "-c", *self.defs, *inc, "-Dpolybench_alloc_data=pb_plain_alloc_data",
-                            "-Dpolybench_free_data=pb_plain_free_data", self.src["polybench_c"], "-o", renamed],
-                           check=True)
-            subprocess.run(["clang-19", "-O2", "-c", "-I" + self.cfg.include, self.src["alloc"], "-o", alloc],
-                           check=True)
+            return prepare.build_utilities(self.src, self.defs, self.cfg.include,
+                                           os.path.join(self.cfg.work, self.size, "util"))
 
     def build_reference(self):
         plain, _, _ = self.utilities()
