@@ -380,7 +380,8 @@ struct Analyzer {
       return "";
     isl::set Full = Runs.project_out(isl::dim::set, Last, 1).insert_dims(isl::dim::set, Last, 1);
     Full = Full.lower_bound_si(isl::dim::set, Last, 0);
-    Full = isl::manage(isl_set_upper_bound_si(Full.release(), isl_dim_set, Last, static_cast<int>(N - 1)));
+    Full = isl::manage(isl_set_upper_bound_val(Full.release(), isl_dim_set, Last,
+                                               isl::val(Runs.ctx(), static_cast<long>(N - 1)).release()));
     if (!Full.is_subset(Runs))
       return "its iterations depend on an enclosing loop's value (its bounds are not the same in every execution)";
     return "";
