@@ -366,6 +366,10 @@ PreservedAnalyses DistributeLoopsPass::run(Function &F, FunctionAnalysisManager 
                     static_cast<unsigned long long>(P.BlockReport.FootprintL2),
                     static_cast<unsigned long long>(P.BlockReport.FootprintL3));
       Expect = Buf;
+      if (O.Kind == 3)
+        Expect += "; the clustering cut " + std::to_string(P.Report.ClusterNodes) + " of " +
+                  std::to_string(P.Report.ClusterNodes + P.Report.BlockNodes) +
+                  " tree nodes, block's cut the others (it shared as much there)";
     } else {
       Expect = "; the table is computed at startup for the ranks of the run (IOPOLY_TOPOLOGY, else a flat hierarchy)";
     }

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "mpi/Mapping.h"
+#include "mpi/MappingParts.h"
 #include "mpi/Topology.h"
 
 #include <algorithm>
@@ -73,6 +74,14 @@ std::vector<int> MapTree::clients() const {
   return Out;
 }
 
+std::vector<size_t> MapTree::heights() const {
+  std::vector<size_t> H(Nodes.size(), 0);
+  for (size_t N = Nodes.size(); N-- > 0;) // children are numbered after their parents
+    for (int C : Nodes[N].Children)
+      H[N] = std::max(H[N], H[static_cast<size_t>(C)] + 1);
+  return H;
+}
+
 int MapTree::numRanks() const {
   int N = 0;
   for (int C : clients())
@@ -106,84 +115,69 @@ std::string MapTree::signature() const {
   return S;
 }
 
+using mapping::common;
+using mapping::Item;
+using mapping::Parts;
+using mapping::sizeOf;
+using mapping::splitOff;
+
 namespace {
 
-/// |A ∩ B| of two ascending tags: the edge weight of the sharing graph.
-int64_t common(const std::vector<uint32_t> &A, const std::vector<uint32_t> &B) {
-  int64_t N = 0;
-  for (size_t I = 0, J = 0; I < A.size() && J < B.size();) {
-    if (A[I] < B[J])
-      ++I;
-    else if (B[J] < A[I])
-      ++J;
-    else
-      ++N, ++I, ++J;
+/// What the clustering did, for MapReport.
+struct Counters {
+  size_t Clusters = 0, Splits = 0, Moves = 0, Refinements = 0, BlockNodes = 0, ClusterNodes = 0;
+  void add(const Counters &C) {
+    Clusters += C.Clusters, Splits += C.Splits, Moves += C.Moves, Refinements += C.Refinements;
+    BlockNodes += C.BlockNodes, ClusterNodes += C.ClusterNodes;
   }
-  return N;
-}
-
-/// A part of an iteration chunk being placed.
-struct Item {
-  size_t Chunk;
-  std::vector<Piece> Pieces;
-  int64_t Size;
-  int64_t first() const { return Pieces.front().first; }
 };
 
-int64_t sizeOf(const std::vector<Item> &C) {
-  int64_t N = 0;
-  for (const Item &I : C)
-    N += I.Size;
-  return N;
-}
-
-/// Cuts \p M iterations off the end of \p I into a new item.
-Item splitOff(Item &I, int64_t M) {
-  Item Out{I.Chunk, {}, 0};
-  while (M > 0 && !I.Pieces.empty()) {
-    Piece &P = I.Pieces.back();
-    int64_t Take = std::min(M, P.second - P.first);
-    Out.Pieces.insert(Out.Pieces.begin(), {P.second - Take, P.second});
-    P.second -= Take;
-    if (P.first == P.second)
-      I.Pieces.pop_back();
-    M -= Take;
-    Out.Size += Take;
-    I.Size -= Take;
+/// Items placed on the clients of a subtree, and the footprint that gives
+/// each level of it, by height above the clients (0: the clients' caches,
+/// 1: the I/O nodes', 2: the storage nodes').
+struct Placement {
+  std::vector<std::pair<int, std::vector<Item>>> Leaves;
+  std::vector<uint64_t> F;
+  Counters Did;
+  void absorb(Placement &&P) {
+    for (auto &L : P.Leaves)
+      Leaves.push_back(std::move(L));
+    if (F.size() < P.F.size())
+      F.resize(P.F.size(), 0);
+    for (size_t H = 0; H < P.F.size(); ++H)
+      F[H] += P.F[H];
+    Did.add(P.Did);
   }
-  return Out;
+};
+
+/// Whether \p A brings fewer data chunks into the levels nearest the disks
+/// than \p B: compared from the highest level down, since a miss there
+/// costs a disk access and one at the clients a network hop.
+bool fewerMisses(const std::vector<uint64_t> &A, const std::vector<uint64_t> &B) {
+  for (size_t H = std::max(A.size(), B.size()); H-- > 0;) {
+    uint64_t X = H < A.size() ? A[H] : 0, Y = H < B.size() ? B[H] : 0;
+    if (X != Y)
+      return X < Y;
+  }
+  return false;
 }
 
 class Clusterer {
 public:
   Clusterer(const std::vector<IterChunk> &Ch, const MapTree &T, const MapOptions &O, MapReport &R)
-      : Ch(Ch), T(T), O(O), R(R), PerNode(T.Nodes.size()) {}
+      : Ch(Ch), T(T), O(O), R(R), PerNode(T.Nodes.size()), Height(T.heights()) {}
 
-  void run(std::vector<Item> Items, int Node) {
-    if (Node == 0) {
-      // Balance is measured against the same ideal at every level: the
-      // iterations per rank of the whole loop (a client's share grows with
-      // its ranks), so the tolerance does not compound down the tree.
-      int64_t Total = 0;
-      for (const Item &I : Items)
-        Total += I.Size;
-      Ideal = static_cast<double>(Total) / std::max(1, T.numRanks());
-    }
-    const MapTree::Node &N = T.Nodes[static_cast<size_t>(Node)];
-    if (N.Children.empty()) {
-      PerNode[static_cast<size_t>(Node)] = std::move(Items);
-      return;
-    }
-    if (N.Children.size() == 1) {
-      run(std::move(Items), N.Children[0]);
-      return;
-    }
-    std::vector<double> Weights;
-    for (int C : N.Children)
-      Weights.push_back(ranksUnder(C));
-    std::vector<std::vector<Item>> Parts = partition(std::move(Items), Weights);
-    for (size_t K = 0; K < Parts.size(); ++K)
-      run(std::move(Parts[K]), N.Children[K]);
+  /// Places \p Items on the clients of the whole tree.
+  void run(std::vector<Item> Items) {
+    // Balance is measured against the same ideal at every level: the
+    // iterations per rank of the whole loop (a client's share grows with
+    // its ranks), so the tolerance does not compound down the tree.
+    Ideal = static_cast<double>(sizeOf(Items)) / std::max(1, T.numRanks());
+    Placement P = solve(std::move(Items), 0);
+    for (auto &[Node, Its] : P.Leaves)
+      PerNode[static_cast<size_t>(Node)] = std::move(Its);
+    R.Clusters += P.Did.Clusters, R.Splits += P.Did.Splits, R.Moves += P.Did.Moves;
+    R.Refinements += P.Did.Refinements, R.BlockNodes += P.Did.BlockNodes, R.ClusterNodes += P.Did.ClusterNodes;
   }
 
   /// Fig. 15, on each node whose children are clients.
@@ -221,9 +215,53 @@ private:
     return N;
   }
 
+  /// Under \p Node, two cuts of \p Items among its children, each refined
+  /// (refineParts) and placed further down: block's contiguous one and the
+  /// clustering of Fig. 5. The one whose caches bring in fewer data chunks,
+  /// nearest the disks first, is kept; block's on a tie, since then the
+  /// clustering found no sharing that block misses.
+  Placement solve(std::vector<Item> Items, int Node) {
+    const MapTree::Node &N = T.Nodes[static_cast<size_t>(Node)];
+    Placement Out;
+    size_t H = Height[static_cast<size_t>(Node)];
+    Out.F.assign(H + 1, 0);
+    Out.F[H] = mapping::footprint(Ch, Items);
+    if (N.Children.empty()) {
+      Out.Leaves.push_back({Node, std::move(Items)});
+      return Out;
+    }
+    if (N.Children.size() == 1) {
+      Out.absorb(solve(std::move(Items), N.Children[0]));
+      return Out;
+    }
+    std::vector<double> Weights;
+    mapping::PartLimits L;
+    for (int C : N.Children) {
+      Weights.push_back(ranksUnder(C));
+      L.Lower.push_back(Weights.back() * Ideal * (1 - O.BThres));
+      L.Upper.push_back(Weights.back() * Ideal * (1 + O.BThres));
+    }
+    Placement Best;
+    bool Clustered = false;
+    for (bool Cluster : {false, true}) {
+      Placement Cand;
+      Parts Ps = Cluster ? partition(Items, Weights, Cand.Did) : mapping::contiguousParts(Items, Weights);
+      Cand.Did.Refinements += mapping::refineParts(Ch, Ps, L);
+      for (size_t K = 0; K < Ps.size(); ++K)
+        Cand.absorb(solve(std::move(Ps[K]), N.Children[K]));
+      if (!Cluster || fewerMisses(Cand.F, Best.F)) {
+        Best = std::move(Cand);
+        Clustered = Cluster;
+      }
+    }
+    ++(Clustered ? Best.Did.ClusterNodes : Best.Did.BlockNodes);
+    Out.absorb(std::move(Best));
+    return Out;
+  }
+
   /// Stage 1 (clustering) and stage 2 (load balancing) of one tree level:
   /// one cluster per child, child K receiving Weights[K] ranks' share.
-  std::vector<std::vector<Item>> partition(std::vector<Item> Items, const std::vector<double> &Weights) {
+  Parts partition(std::vector<Item> Items, const std::vector<double> &Weights, Counters &Did) {
     size_t K = Weights.size();
     std::vector<std::vector<Item>> Cl;
     for (Item &I : Items)
@@ -286,10 +324,10 @@ private:
           Big.pop_back();
         }
         if (Half.empty())
-          Half.push_back(splitOff(Big.back(), Big.back().Size / 2)), ++R.Splits;
+          Half.push_back(splitOff(Big.back(), Big.back().Size / 2)), ++Did.Splits;
       } else {
         Half.push_back(splitOff(Big[0], Big[0].Size / 2));
-        ++R.Splits;
+        ++Did.Splits;
       }
       Out.push_back(std::move(Half));
     }
@@ -303,15 +341,15 @@ private:
         FB = std::min(FB, I.first());
       return FA < FB;
     });
-    balance(Out, Weights);
-    R.Clusters += Out.size();
+    balance(Out, Weights, Did);
+    Did.Clusters += Out.size();
     return Out;
   }
 
   /// Greedy eviction from the cluster most above its limit to the one
   /// most below its share, until every cluster is within BThres of its
   /// share (Weights[K] ranks' worth of iterations each).
-  void balance(std::vector<std::vector<Item>> &Cl, const std::vector<double> &Weights) {
+  void balance(Parts &Cl, const std::vector<double> &Weights, Counters &Did) {
     int64_t Total = 0;
     double W = 0;
     for (size_t K = 0; K < Cl.size(); ++K)
@@ -345,7 +383,7 @@ private:
         if (D > BestAny)
           BestAny = D, Any = I;
       }
-      ++R.Moves;
+      ++Did.Moves;
       if (Pick < Cl[P].size()) {
         Cl[Q].push_back(std::move(Cl[P][Pick]));
         Cl[P].erase(Cl[P].begin() + static_cast<long>(Pick));
@@ -361,7 +399,7 @@ private:
         Cl[P].erase(Cl[P].begin() + static_cast<long>(Any));
       } else {
         Cl[Q].push_back(splitOff(From, M));
-        ++R.Splits;
+        ++Did.Splits;
       }
     }
   }
@@ -433,7 +471,8 @@ private:
   const MapOptions &O;
   MapReport &R;
   std::vector<std::vector<Item>> PerNode;
-  double Ideal = 0; ///< iterations per rank of the whole loop
+  std::vector<size_t> Height; ///< of each node above the clients
+  double Ideal = 0;           ///< iterations per rank of the whole loop
 };
 
 std::vector<Item> itemsOf(const std::vector<IterChunk> &Chunks) {
@@ -498,14 +537,12 @@ void report(const std::vector<std::vector<Piece>> &PerRank, const std::vector<It
         }
       }
   }
-  // Height of each node above the clients (0 for clients); children are
-  // numbered after their parents, so a reverse walk sees children first.
-  std::vector<int> Height(T.Nodes.size(), 0);
+  // Children are numbered after their parents: a reverse walk sees
+  // children first.
+  std::vector<size_t> Height = T.heights();
   for (size_t N = T.Nodes.size(); N-- > 0;)
-    for (int Ch : T.Nodes[N].Children) {
+    for (int Ch : T.Nodes[N].Children)
       Under[N].insert(Under[static_cast<size_t>(Ch)].begin(), Under[static_cast<size_t>(Ch)].end());
-      Height[N] = std::max(Height[N], Height[static_cast<size_t>(Ch)] + 1);
-    }
   for (size_t N = 0; N < T.Nodes.size(); ++N) {
     uint64_t F = Under[N].size();
     if (Height[N] == 0)
@@ -523,7 +560,7 @@ std::vector<std::vector<size_t>> clusterChunks(const std::vector<IterChunk> &Chu
                                                const MapOptions &O, MapReport *Report) {
   MapReport Dummy;
   Clusterer C(Chunks, T, O, Report ? *Report : Dummy);
-  C.run(itemsOf(Chunks), 0);
+  C.run(itemsOf(Chunks));
   C.schedule();
   std::vector<std::vector<size_t>> Out;
   for (int Client : T.clients()) {
@@ -602,7 +639,7 @@ std::vector<std::vector<Piece>> mapIterations(const std::vector<IterChunk> &Chun
     break;
   case MapKind::Cache: {
     Clusterer C(Chunks, T, O, R);
-    C.run(itemsOf(Chunks), 0);
+    C.run(itemsOf(Chunks));
     C.schedule();
     for (int Client : T.clients()) {
       std::vector<Piece> Sched;

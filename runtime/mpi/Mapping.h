@@ -17,9 +17,15 @@
 //            merging the clusters whose tag sums have the largest dot
 //            product, each level load-balanced within BThres (evicting the
 //            chunk most similar to the receiving cluster, splitting a chunk
-//            when none fits); then, with Local, Fig. 15's scheduling of each
-//            client's chunks (alpha: the chunk just scheduled on the previous
-//            client of the same I/O node, beta: on the same client).
+//            when none fits). At every node the clusters are then refined
+//            by moves and swaps that shrink the data chunks the children's
+//            caches bring in, and compared with block's own cut, refined the
+//            same way: the cut whose subtree brings in fewer chunks (nearest
+//            the disks first) is kept, block's on a tie, so the mapping never
+//            shares less than block under its own measure. Then, with Local,
+//            Fig. 15's scheduling of each client's chunks (alpha: the chunk
+//            just scheduled on the previous client of the same I/O node,
+//            beta: on the same client).
 //
 //===----------------------------------------------------------------------===//
 #ifndef IOPOLY_RUNTIME_MPI_MAPPING_H
@@ -58,6 +64,8 @@ struct MapTree {
   /// storage node (no hierarchy known).
   static MapTree flat(int Ranks);
   int numRanks() const;
+  /// Per node, its height above the clients (0 for clients).
+  std::vector<size_t> heights() const;
   /// The clients in tree order.
   std::vector<int> clients() const;
   /// A canonical text of the tree and its ranks: equal texts, equal tables.
@@ -82,6 +90,11 @@ struct MapReport {
   /// cache among clients that use the same data makes them smaller.
   uint64_t FootprintL1 = 0, FootprintL2 = 0, FootprintL3 = 0;
   size_t Clusters = 0, Splits = 0, Moves = 0;
+  /// Moves and swaps that shrank a level's footprint (refineParts).
+  size_t Refinements = 0;
+  /// Tree nodes whose iterations were cut as block cuts them (the
+  /// clustering shared no more there), and those cut by the clustering.
+  size_t BlockNodes = 0, ClusterNodes = 0;
 };
 
 /// Per rank, its pieces in execution order. \p Iterations: n.
