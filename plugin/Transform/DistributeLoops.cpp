@@ -367,9 +367,11 @@ PreservedAnalyses DistributeLoopsPass::run(Function &F, FunctionAnalysisManager 
                     static_cast<unsigned long long>(P.BlockReport.FootprintL3));
       Expect = Buf;
       if (O.Kind == 3)
-        Expect += "; the clustering cut " + std::to_string(P.Report.ClusterNodes) + " of " +
-                  std::to_string(P.Report.ClusterNodes + P.Report.BlockNodes) +
-                  " tree nodes, block's cut the others (it shared as much there)";
+        Expect += "; of " +
+                  std::to_string(P.Report.BlockNodes + P.Report.AlignedNodes + P.Report.ClusterNodes) +
+                  " tree nodes, " + std::to_string(P.Report.ClusterNodes) + " cut by the clustering, " +
+                  std::to_string(P.Report.AlignedNodes) + " by block's cut refined, " +
+                  std::to_string(P.Report.BlockNodes) + " as block";
     } else {
       Expect = "; the table is computed at startup for the ranks of the run (IOPOLY_TOPOLOGY, else a flat hierarchy)";
     }

@@ -133,10 +133,10 @@ DistState *decide(iopoly_dist_loop *D) {
   S->Mine = Per[static_cast<size_t>(Rank)];
   if (Rank == 0)
     verbose(format("distributed loop %s: %s mapping over %d ranks computed at startup for %s (%lld iteration chunks, "
-                   "imbalance %.1f%%, data chunks per level %llu/%llu/%llu, clustered at %zu of %zu tree nodes)",
+                   "imbalance %.1f%%, data chunks per level %llu/%llu/%llu, tree nodes cut by the clustering %zu, by block's cut refined %zu, as block %zu)",
                    D->where, kindName(D->mapping), Size, From, static_cast<long long>(D->nchunks), 100 * R.Imbalance,
                    static_cast<unsigned long long>(R.FootprintL1), static_cast<unsigned long long>(R.FootprintL2),
-                   static_cast<unsigned long long>(R.FootprintL3), R.ClusterNodes, R.ClusterNodes + R.BlockNodes));
+                   static_cast<unsigned long long>(R.FootprintL3), R.ClusterNodes, R.AlignedNodes, R.BlockNodes));
   return S;
 }
 

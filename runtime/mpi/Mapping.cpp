@@ -125,10 +125,10 @@ namespace {
 
 /// What the clustering did, for MapReport.
 struct Counters {
-  size_t Clusters = 0, Splits = 0, Moves = 0, Refinements = 0, BlockNodes = 0, ClusterNodes = 0;
+  size_t Clusters = 0, Splits = 0, Moves = 0, Refinements = 0, BlockNodes = 0, AlignedNodes = 0, ClusterNodes = 0;
   void add(const Counters &C) {
     Clusters += C.Clusters, Splits += C.Splits, Moves += C.Moves, Refinements += C.Refinements;
-    BlockNodes += C.BlockNodes, ClusterNodes += C.ClusterNodes;
+    BlockNodes += C.BlockNodes, AlignedNodes += C.AlignedNodes, ClusterNodes += C.ClusterNodes;
   }
 };
 
@@ -138,6 +138,7 @@ struct Counters {
 struct Placement {
   std::vector<std::pair<int, std::vector<Item>>> Leaves;
   std::vector<uint64_t> F;
+  uint64_t Overstated = 0; ///< tags of the leaves' parts of split chunks
   Counters Did;
   void absorb(Placement &&P) {
     for (auto &L : P.Leaves)
@@ -146,18 +147,21 @@ struct Placement {
       F.resize(P.F.size(), 0);
     for (size_t H = 0; H < P.F.size(); ++H)
       F[H] += P.F[H];
+    Overstated += P.Overstated;
     Did.add(P.Did);
   }
 };
 
-/// Whether \p A brings fewer data chunks into the levels nearest the disks
-/// than \p B: compared from the highest level down, since a miss there
-/// costs a disk access and one at the clients a network hop.
-bool fewerMisses(const std::vector<uint64_t> &A, const std::vector<uint64_t> &B) {
+/// Whether \p A brings fewer data chunks into some level than \p B by more
+/// than \p Slack, and no more into any level nearer the disks (a miss there
+/// costs a disk access, one at the clients a network hop).
+bool fewerMisses(const std::vector<uint64_t> &A, const std::vector<uint64_t> &B, uint64_t Slack) {
   for (size_t H = std::max(A.size(), B.size()); H-- > 0;) {
     uint64_t X = H < A.size() ? A[H] : 0, Y = H < B.size() ? B[H] : 0;
-    if (X != Y)
-      return X < Y;
+    if (X > Y)
+      return false;
+    if (X + Slack < Y)
+      return true;
   }
   return false;
 }
@@ -165,7 +169,10 @@ bool fewerMisses(const std::vector<uint64_t> &A, const std::vector<uint64_t> &B)
 class Clusterer {
 public:
   Clusterer(const std::vector<IterChunk> &Ch, const MapTree &T, const MapOptions &O, MapReport &R)
-      : Ch(Ch), T(T), O(O), R(R), PerNode(T.Nodes.size()), Height(T.heights()) {}
+      : Ch(Ch), T(T), O(O), R(R), PerNode(T.Nodes.size()), Height(T.heights()) {
+    for (const IterChunk &C : Ch)
+      ChunkSize.push_back(C.size());
+  }
 
   /// Places \p Items on the clients of the whole tree.
   void run(std::vector<Item> Items) {
@@ -177,7 +184,8 @@ public:
     for (auto &[Node, Its] : P.Leaves)
       PerNode[static_cast<size_t>(Node)] = std::move(Its);
     R.Clusters += P.Did.Clusters, R.Splits += P.Did.Splits, R.Moves += P.Did.Moves;
-    R.Refinements += P.Did.Refinements, R.BlockNodes += P.Did.BlockNodes, R.ClusterNodes += P.Did.ClusterNodes;
+    R.Refinements += P.Did.Refinements, R.BlockNodes += P.Did.BlockNodes, R.AlignedNodes += P.Did.AlignedNodes;
+    R.ClusterNodes += P.Did.ClusterNodes;
   }
 
   /// Fig. 15, on each node whose children are clients.
@@ -215,11 +223,13 @@ private:
     return N;
   }
 
-  /// Under \p Node, two cuts of \p Items among its children, each refined
-  /// (refineParts) and placed further down: block's contiguous one and the
-  /// clustering of Fig. 5. The one whose caches bring in fewer data chunks,
-  /// nearest the disks first, is kept; block's on a tie, since then the
-  /// clustering found no sharing that block misses.
+  /// Under \p Node, three cuts of \p Items among its children, each placed
+  /// further down: block's own, and two that refineParts improved: block's
+  /// moved to the nearest ends of iteration chunks, and the clustering of
+  /// Fig. 5. Block's is kept unless another brings fewer data chunks into
+  /// some level, none more into a level nearer the disks, by more than
+  /// block's count may be overstated: a part of a split iteration chunk is
+  /// counted with its whole chunk's tag, which it may not all touch.
   Placement solve(std::vector<Item> Items, int Node) {
     const MapTree::Node &N = T.Nodes[static_cast<size_t>(Node)];
     Placement Out;
@@ -227,6 +237,9 @@ private:
     Out.F.assign(H + 1, 0);
     Out.F[H] = mapping::footprint(Ch, Items);
     if (N.Children.empty()) {
+      for (const Item &I : Items)
+        if (I.Size < ChunkSize[I.Chunk])
+          Out.Overstated += tag(I).size();
       Out.Leaves.push_back({Node, std::move(Items)});
       return Out;
     }
@@ -241,20 +254,28 @@ private:
       L.Lower.push_back(Weights.back() * Ideal * (1 - O.BThres));
       L.Upper.push_back(Weights.back() * Ideal * (1 + O.BThres));
     }
-    Placement Best;
-    bool Clustered = false;
-    for (bool Cluster : {false, true}) {
-      Placement Cand;
-      Parts Ps = Cluster ? partition(Items, Weights, Cand.Did) : mapping::contiguousParts(Items, Weights);
-      Cand.Did.Refinements += mapping::refineParts(Ch, Ps, L);
+    enum Way { Block, Aligned, Clustered };
+    auto Place = [&](Way W) {
+      Placement P;
+      Parts Ps = W == Clustered ? partition(Items, Weights, P.Did)
+                                : mapping::contiguousParts(Items, Weights, W == Aligned ? &L : nullptr);
+      if (W != Block)
+        P.Did.Refinements += mapping::refineParts(Ch, Ps, L);
       for (size_t K = 0; K < Ps.size(); ++K)
-        Cand.absorb(solve(std::move(Ps[K]), N.Children[K]));
-      if (!Cluster || fewerMisses(Cand.F, Best.F)) {
-        Best = std::move(Cand);
-        Clustered = Cluster;
-      }
-    }
-    ++(Clustered ? Best.Did.ClusterNodes : Best.Did.BlockNodes);
+        P.absorb(solve(std::move(Ps[K]), N.Children[K]));
+      return P;
+    };
+    Placement Best = Place(Block), Other = Place(Aligned), Cl = Place(Clustered);
+    Way Kept = Block;
+    if (fewerMisses(Cl.F, Other.F, 0))
+      std::swap(Other, Cl), Kept = Clustered;
+    else
+      Kept = Aligned;
+    if (fewerMisses(Other.F, Best.F, Best.Overstated))
+      Best = std::move(Other);
+    else
+      Kept = Block;
+    ++(Kept == Block ? Best.Did.BlockNodes : Kept == Aligned ? Best.Did.AlignedNodes : Best.Did.ClusterNodes);
     Out.absorb(std::move(Best));
     return Out;
   }
@@ -471,7 +492,8 @@ private:
   const MapOptions &O;
   MapReport &R;
   std::vector<std::vector<Item>> PerNode;
-  std::vector<size_t> Height; ///< of each node above the clients
+  std::vector<size_t> Height;     ///< of each node above the clients
+  std::vector<int64_t> ChunkSize; ///< iterations of each chunk
   double Ideal = 0;           ///< iterations per rank of the whole loop
 };
 

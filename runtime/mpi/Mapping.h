@@ -17,12 +17,14 @@
 //            merging the clusters whose tag sums have the largest dot
 //            product, each level load-balanced within BThres (evicting the
 //            chunk most similar to the receiving cluster, splitting a chunk
-//            when none fits). At every node the clusters are then refined
-//            by moves and swaps that shrink the data chunks the children's
-//            caches bring in, and compared with block's own cut, refined the
-//            same way: the cut whose subtree brings in fewer chunks (nearest
-//            the disks first) is kept, block's on a tie, so the mapping never
-//            shares less than block under its own measure. Then, with Local,
+//            when none fits). At every node the clusters, and block's cut
+//            moved to the nearest ends of iteration chunks, are refined by
+//            moves and swaps that shrink the data chunks the children's
+//            caches bring in; either replaces block's own cut only if its
+//            subtree brings fewer chunks into some level, and none more
+//            into a level nearer the disks, by more than block's count may
+//            be overstated (split chunks). So the mapping never brings in
+//            more than block under its own measure. Then, with Local,
 //            Fig. 15's scheduling of each client's chunks (alpha: the chunk
 //            just scheduled on the previous client of the same I/O node,
 //            beta: on the same client).
@@ -92,9 +94,9 @@ struct MapReport {
   size_t Clusters = 0, Splits = 0, Moves = 0;
   /// Moves and swaps that shrank a level's footprint (refineParts).
   size_t Refinements = 0;
-  /// Tree nodes whose iterations were cut as block cuts them (the
-  /// clustering shared no more there), and those cut by the clustering.
-  size_t BlockNodes = 0, ClusterNodes = 0;
+  /// Tree nodes whose iterations were cut as block cuts them, by block's
+  /// cut moved to chunk ends and refined, and by the refined clustering.
+  size_t BlockNodes = 0, AlignedNodes = 0, ClusterNodes = 0;
 };
 
 /// Per rank, its pieces in execution order. \p Iterations: n.

@@ -65,7 +65,7 @@ uint64_t footprint(const std::vector<IterChunk> &Chunks, const std::vector<Item>
   return static_cast<uint64_t>(std::unique(All.begin(), All.end()) - All.begin());
 }
 
-Parts contiguousParts(const std::vector<Item> &Items, const std::vector<double> &Weights) {
+Parts contiguousParts(const std::vector<Item> &Items, const std::vector<double> &Weights, const PartLimits *Align) {
   std::vector<std::pair<Piece, size_t>> All;
   int64_t Total = 0;
   for (const Item &I : Items)
@@ -86,6 +86,34 @@ Parts contiguousParts(const std::vector<Item> &Items, const std::vector<double> 
     End.push_back(static_cast<int64_t>(std::floor(static_cast<long double>(Total) * Cum / W + 1e-9L)));
   }
   End.back() = Total;
+  if (Align) {
+    // Where the pieces end, in iterations given so far.
+    std::vector<int64_t> Ends;
+    int64_t Sum = 0;
+    for (const auto &[P, C] : All)
+      Ends.push_back(Sum += P.second - P.first);
+    int64_t Prev = 0;
+    for (size_t K = 0; K + 1 < End.size(); ++K) {
+      auto It = std::lower_bound(Ends.begin(), Ends.end(), End[K]);
+      int64_t Best = End[K], BestDist = INT64_MAX;
+      for (auto J : {It, It == Ends.begin() ? It : std::prev(It)}) {
+        if (J == Ends.end())
+          continue;
+        double Size = static_cast<double>(*J - Prev);
+        int64_t Dist = std::llabs(*J - End[K]);
+        if (*J >= Prev && Size >= Align->Lower[K] && Size <= Align->Upper[K] && Dist < BestDist)
+          Best = *J, BestDist = Dist;
+      }
+      End[K] = Prev = Best;
+    }
+    // The last part takes what is left: if that breaks its limits, block's
+    // exact cut instead.
+    for (size_t K = 0; K < End.size(); ++K) {
+      double Size = static_cast<double>(End[K] - (K ? End[K - 1] : 0));
+      if (Size < Align->Lower[K] || Size > Align->Upper[K])
+        return contiguousParts(Items, Weights, nullptr);
+    }
+  }
   Parts Out(Weights.size());
   std::vector<std::map<size_t, size_t>> ItemOf(Weights.size()); // chunk -> its item in the part
   size_t K = 0;

@@ -36,14 +36,17 @@ Item splitOff(Item &I, int64_t M);
 /// The number of distinct data chunks \p Items touch.
 uint64_t footprint(const std::vector<IterChunk> &Chunks, const std::vector<Item> &Items);
 
-/// The iterations of \p Items in ascending order, cut into consecutive
-/// runs of Weights[K] shares: what block does at this node of the tree.
-Parts contiguousParts(const std::vector<Item> &Items, const std::vector<double> &Weights);
-
 /// Size limits of the parts, in iterations (BThres around each share).
 struct PartLimits {
   std::vector<double> Lower, Upper;
 };
+
+/// The iterations of \p Items in ascending order, cut into consecutive
+/// runs of Weights[K] shares: what block does at this node of the tree.
+/// With \p Align, each cut moves to the nearest end of a piece of an
+/// iteration chunk that keeps the parts within their limits.
+Parts contiguousParts(const std::vector<Item> &Items, const std::vector<double> &Weights,
+                      const PartLimits *Align = nullptr);
 
 /// Moves and swaps of whole items between parts while each shrinks the sum
 /// of the parts' footprints (the data chunks the children's caches must

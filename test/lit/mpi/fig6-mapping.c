@@ -21,7 +21,7 @@
 // CHECK-NEXT: rank 1: [4,5) [6,7)
 // CHECK-NEXT: rank 2: [1,2) [3,4)
 // CHECK-NEXT: rank 3: [5,6) [7,8)
-// CHECK: fig6-mapping.c:[[@LINE+5]]:3: remark: distributed this loop over the MPI ranks (the outermost loop of its nest, which carries no dependence), mapping cache with local scheduling: 8 iterations in 8 iteration chunks over 20 data chunks of 'A', 'B'; table compiled for 4 ranks: imbalance 0.0%, data chunks each cache level brings in 27/21/20 (block: 35/25/20); the clustering cut 1 of 3 tree nodes, block{{.}}s cut the others (it shared as much there)
+// CHECK: fig6-mapping.c:[[@LINE+5]]:3: remark: distributed this loop over the MPI ranks (the outermost loop of its nest, which carries no dependence), mapping cache with local scheduling: 8 iterations in 8 iteration chunks over 20 data chunks of 'A', 'B'; table compiled for 4 ranks: imbalance 0.0%, data chunks each cache level brings in 27/21/20 (block: 35/25/20); of 3 tree nodes, 1 cut by the clustering, 0 by block{{.}}s cut refined, 2 as block
 #define D 512
 double A[12 * D], B[8 * D];
 #pragma iopoly disk_resident(A, B)
