@@ -14,8 +14,9 @@ directory.
   that the compiler sees every use of each array and may choose its file
   layout.
 * `alloc.c` (written here) replaces polybench.c's allocation:
-  polybench_alloc_data calls iopoly_alloc_flags (a fresh array per
-  allocation) and polybench_free_data leaves the arrays to the runtime's
+  polybench_alloc_data calls iopoly_alloc_elems (a fresh array per
+  allocation, of PolyBench's elements: in MPI programs a rank's changed
+  elements go back as whole runs) and polybench_free_data leaves the arrays to the runtime's
   exit (main's lowered accesses may still hold stripes); the kernels are
   compiled with -DPOLYBENCH_INTER_ARRAY_PADDING_FACTOR=0 (which turns on
   POLYBENCH_ENABLE_INTARRAY_PAD) so that they free through
@@ -55,7 +56,7 @@ void *polybench_alloc_data(unsigned long long int n, int elt_size) {
   static int count;
   char name[32];
   snprintf(name, sizeof name, "pb%d", count++);
-  void *p = iopoly_alloc_flags(name, (size_t)n * (size_t)elt_size, IOPOLY_CREATE | IOPOLY_TRUNC);
+  void *p = iopoly_alloc_elems(name, (size_t)n, (size_t)elt_size, IOPOLY_CREATE | IOPOLY_TRUNC);
   if (!p) {
     fprintf(stderr, "polybench_alloc_data: %s\n", iopoly_last_error());
     exit(1);

@@ -185,7 +185,8 @@ bool isAllocation(const CallBase &CB, const TargetLibraryInfo &TLI) {
   if (!F || !CB.getType()->isPointerTy())
     return false;
   StringRef N = F->getName();
-  return CB.returnDoesNotAlias() || isAllocationFn(&CB, &TLI) || N == "iopoly_alloc" || N == "iopoly_alloc_flags";
+  return CB.returnDoesNotAlias() || isAllocationFn(&CB, &TLI) || N == "iopoly_alloc" || N == "iopoly_alloc_flags" ||
+         N == "iopoly_alloc_elems";
 }
 
 bool isRelease(const CallBase &CB) {
@@ -358,6 +359,15 @@ std::string formOfGroup(const GroupFacts &Facts, const DataLayout &DL, const Tar
                                                        Callee->getName() == "iopoly_alloc_flags"))
         if (auto *C = dyn_cast<ConstantInt>(CB->getArgOperand(1)))
           Size = C->getValue();
+      if (Function *Callee = CB->getCalledFunction(); !Size && Callee && CB->arg_size() >= 3 &&
+                                                      Callee->getName() == "iopoly_alloc_elems")
+        if (auto *C = dyn_cast<ConstantInt>(CB->getArgOperand(1)))
+          if (auto *E = dyn_cast<ConstantInt>(CB->getArgOperand(2))) {
+            bool Overflow = false;
+            APInt Bytes = C->getValue().umul_ov(E->getValue(), Overflow);
+            if (!Overflow)
+              Size = Bytes;
+          }
       if (!Size || Size->getActiveBits() > 63 || Size->getZExtValue() % Row)
         return "its number of rows is not known at compile time (the allocation's size is not a constant "
                "multiple of a row; cast it to a pointer to the whole array, double (*)[N][M])";

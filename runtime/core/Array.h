@@ -74,6 +74,15 @@ struct iopoly_array {
   iopoly::FrameTable Table;
   iopoly::SparseBits *Fetched = nullptr; ///< distinct-stripe bits (in the Stats)
   void *AllocBase = nullptr; ///< iopoly_alloc address range, if any
+  /// Bytes of the elements the program stores, where the headers record a
+  /// shape over iopoly_alloc's byte view (compiled code's, or
+  /// iopoly_alloc_elems'); 0: Geo's. A rank's changed bytes of a shared
+  /// array are joined within elements (elementBytes).
+  std::atomic<size_t> StoredElem{0};
+  size_t elementBytes() const {
+    size_t E = StoredElem.load(std::memory_order_relaxed);
+    return E ? E : Geo.ElemSize;
+  }
   iopoly::ArrayCounters *PerArray = nullptr; ///< its per_array statistics (buffer lock)
   /// Prefetched stripes of this array used, and evicted unused: read
   /// without the buffer lock by restructured code's hints (TileWalk.cpp).

@@ -314,6 +314,7 @@ Status openForUse(Runtime &RT, iopoly_array &A, const FileHeader &H) {
     A.Files.push_back(std::move(F));
   }
   A.Header = H;
+  A.StoredElem = H.Geo.ElemSize;
   if (A.Header.Version < 2) {
     // An old array: its first write-back upgrades every header.
     A.Header.Version = 2;

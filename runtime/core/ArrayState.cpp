@@ -85,14 +85,16 @@ Status recordShape(iopoly_array &A, const Geometry &G) {
     return format("%s elements of %zu bytes in layout %s (%s)", X.dimsString().c_str(), X.ElemSize,
                   X.layoutString().c_str(), X.layoutName().c_str());
   };
-  bool ByteView = H.ElemSize == 1 && H.Dims.size() == 1;
+  // iopoly_alloc's bytes, or iopoly_alloc_elems' elements in one dimension.
+  bool ByteView = H.Dims.size() == 1 && (H.ElemSize == 1 || H.ElemSize == G.ElemSize);
   if (!ByteView)
     return Status::error(ErrorCode::Mismatch,
                          format("array '%s': its files store %s, this program stores %s; convert the files with "
                                 "'iopoly-relayout %s --to %s', or compile with -fplugin-arg-iopoly-layout=off",
                                 A.Name.c_str(), Described(H).c_str(), Described(G).c_str(), A.Name.c_str(),
                                 G.layoutString().c_str()));
-  if (!A.ZeroKnown)
+  // One dimension has one layout: elements over bytes reinterpret nothing.
+  if (!A.ZeroKnown && G.Dims.size() > 1)
     return Status::error(ErrorCode::Mismatch,
                          format("array '%s': its files hold data written without a file layout (as bytes, in the "
                                 "order of the C array), this program stores %s; create the array afresh "
@@ -107,6 +109,7 @@ Status recordShape(iopoly_array &A, const Geometry &G) {
     return Status::wrap(S, format("array '%s': cannot record its file layout: %s", A.Name.c_str(),
                                   S.message().c_str()));
   }
+  A.StoredElem = G.ElemSize;
   return {};
 }
 

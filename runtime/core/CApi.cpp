@@ -362,6 +362,50 @@ void *iopoly_alloc_flags(const char *name, size_t bytes, int flags) {
   });
 }
 
+void *iopoly_alloc_elems(const char *name, size_t count, size_t elem_size, int flags) {
+  return guarded("iopoly_alloc_elems", nullptr, [&]() -> void * {
+    clearLastError();
+    const char *Shown = name ? name : "(null)";
+    size_t Bytes = 0;
+    if (count == 0 || elem_size == 0)
+      return fail<void *>(format("iopoly_alloc_elems: array '%s': %zu elements of %zu bytes is no memory", Shown,
+                                 count, elem_size),
+                          nullptr);
+    if (__builtin_mul_overflow(count, elem_size, &Bytes))
+      return fail<void *>(format("iopoly_alloc_elems: array '%s': %zu elements of %zu bytes overflow 64 bits", Shown,
+                                 count, elem_size),
+                          nullptr);
+    void *P = iopoly_alloc_flags(name, Bytes, flags);
+    if (!P || elem_size == 1)
+      return P;
+    iopoly_array *A = arenaLookup(P);
+    if (A->Grp) {
+      // Shared by MPI ranks: one rank alone does not rewrite the headers,
+      // and only the open's arguments are the same on every rank, so
+      // every rank decides the same: the files keep the byte view.
+      A->StoredElem = elem_size;
+      return P;
+    }
+    size_t Recorded;
+    {
+      std::lock_guard<std::mutex> L(A->StateMu);
+      Recorded = A->Header.Geo.ElemSize;
+    }
+    if (Recorded == elem_size) // as a shape compiled code recorded, or an earlier run
+      return P;
+    Geometry G;
+    Status S = Geometry::make(elem_size, 1, &count, nullptr, A->Geo.StripeSize, A->Geo.NumDisks, G);
+    if (!S)
+      S = recordShape(*A, G);
+    if (S) {
+      std::string Msg = "iopoly_alloc_elems: " + S.message();
+      (void)iopoly_free(P);
+      return fail<void *>(Msg, nullptr);
+    }
+    return P;
+  });
+}
+
 int iopoly_free(void *p) {
   return guarded("iopoly_free", -1, [&]() -> int {
     clearLastError();

@@ -443,7 +443,7 @@ Status StripeBuffer::takeSpilled(const iopoly_array *A, size_t S, std::vector<ch
   Env.Model.waitUntil(modelSpill(Spill.slotBytes(E->Whole), E->Slot, /*Write=*/false, Env.Model.appClock()));
   if (Status R = Spill.read(E->Slot, Data.data(), E->Whole ? nullptr : Twin.data()))
     return Status::wrap(R, format("block %zu of shared array '%s': %s", S, A->Name.c_str(), R.message().c_str()));
-  Runs = joinWithinElements(dirtyRuns(Data.data(), E->Whole ? nullptr : Twin.data()), A->Geo.ElemSize,
+  Runs = joinWithinElements(dirtyRuns(Data.data(), E->Whole ? nullptr : Twin.data()), A->elementBytes(),
                             S * Env.StripeSize);
   if (Forget)
     Spill.forget(A, S);

@@ -255,7 +255,7 @@ private:
   /// there is none), as offsets within the stripe, joined within the
   /// elements this rank wrote (joinWithinElements).
   std::vector<IoRun> dirtyRuns(const Frame *F) const {
-    return joinWithinElements(dirtyRuns(F->Data, F->Twin), F->Owner->Geo.ElemSize, F->Stripe * Env.StripeSize);
+    return joinWithinElements(dirtyRuns(F->Data, F->Twin), F->Owner->elementBytes(), F->Stripe * Env.StripeSize);
   }
   std::vector<IoRun> dirtyRuns(const char *Data, const char *Twin) const;
   /// Spill slot bookkeeping in the disk model and counters.

@@ -25,3 +25,26 @@ TEST_F(ApiAlloc, DirectAccessStopsTheProgramNamingTheArrayWhenFaultsAreOff) {
       << R;
   EXPECT_FALSE(contains(R.Err, "did not stop")) << R;
 }
+
+// iopoly_alloc_elems: the files record the element size; a program that
+// stores other elements in them is refused naming both; sizes that are no
+// memory or overflow are errors naming the array, not crashes.
+TEST_F(ApiAlloc, ElementsRecordTheirSize) {
+  RunResult R = run({"alloc-elems", "E", "1000", "8", "trunc"});
+  ASSERT_EQ(0, R.ExitCode) << R;
+  R = run({"alloc-elems", "E", "1000", "8", "check"});
+  EXPECT_EQ(0, R.ExitCode) << R;
+  R = run({"alloc-elems", "E", "2000", "4", "check"});
+  EXPECT_EQ(3, R.ExitCode) << R;
+  EXPECT_TRUE(contains(R.Out, "array 'E': its files store 1000 elements of 8 bytes")) << R;
+  EXPECT_TRUE(contains(R.Out, "this program stores 2000 elements of 4 bytes")) << R;
+  R = run({"alloc-elems", "Z", "0", "8", "trunc"});
+  EXPECT_EQ(3, R.ExitCode) << R;
+  EXPECT_TRUE(contains(R.Out, "array 'Z': 0 elements of 8 bytes is no memory")) << R;
+  R = run({"alloc-elems", "O", "4611686018427387904", "16", "trunc"});
+  EXPECT_EQ(3, R.ExitCode) << R;
+  EXPECT_TRUE(contains(R.Out, "array 'O': 4611686018427387904 elements of 16 bytes overflow 64 bits")) << R;
+  // The old array is still intact after the refused reuse.
+  R = run({"alloc-elems", "E", "1000", "8", "check"});
+  EXPECT_EQ(0, R.ExitCode) << R;
+}

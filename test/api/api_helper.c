@@ -24,6 +24,7 @@
  *   alloc-bad NAME BYTES WHAT                 before, after, freed, free-inner, realloc-grow:
  *                                             must stop naming the array
  *   alloc-realloc NAME BYTES                  shrinking realloc keeps the pointer, 0 frees
+ *   alloc-elems NAME COUNT ELEM trunc|keep|check  iopoly_alloc_elems; write or check a byte pattern
  *===----------------------------------------------------------------------===*/
 #include "iopoly.h"
 #include "iopoly/abi.h"
@@ -191,6 +192,28 @@ static int cmdAlloc2d(const char *Name, size_t Rows, size_t Cols, const char *La
   if (iopoly_free(P) != 0)
     return die("iopoly_free");
   printf("%s %zu elements\n", strcmp(What, "check") ? "wrote" : "checked", Rows * Cols);
+  return 0;
+}
+
+/* alloc-elems NAME COUNT ELEM trunc|keep|check: iopoly_alloc_elems, then
+ * (trunc, keep) writes a byte pattern or (check) checks it. */
+static int cmdAllocElems(const char *Name, size_t Count, size_t Elem, const char *What) {
+  unsigned char *P = iopoly_alloc_elems(Name, Count, Elem, !strcmp(What, "trunc") ? IOPOLY_CREATE | IOPOLY_TRUNC
+                                                                                 : IOPOLY_CREATE);
+  if (!P)
+    return expected("iopoly_alloc_elems");
+  for (size_t I = 0; I < Count * Elem; ++I) {
+    unsigned char V = (unsigned char)(I * 7 + 1);
+    if (strcmp(What, "check"))
+      P[I] = V;
+    else if (P[I] != V) {
+      fprintf(stderr, "api_helper: %s byte %zu is %u, expected %u\n", Name, I, P[I], V);
+      return 1;
+    }
+  }
+  if (iopoly_free(P) != 0)
+    return die("iopoly_free");
+  printf("%s %zu elements\n", strcmp(What, "check") ? "wrote" : "checked", Count);
   return 0;
 }
 
@@ -548,6 +571,8 @@ int main(int Argc, char **Argv) {
     return cmdOpen(A);
   if ((!strcmp(Cmd, "fill2d") || !strcmp(Cmd, "check2d")) && Argc == 6)
     return cmdElements2d(A[1], arg(A[2]), arg(A[3]), A[4], !strcmp(Cmd, "fill2d"));
+  if (!strcmp(Cmd, "alloc-elems") && Argc == 6)
+    return cmdAllocElems(A[1], arg(A[2]), arg(A[3]), A[4]);
   if (!strcmp(Cmd, "alloc2d") && Argc == 7)
     return cmdAlloc2d(A[1], arg(A[2]), arg(A[3]), A[4], A[5]);
   if (!strcmp(Cmd, "out-of-range") && Argc == 5)

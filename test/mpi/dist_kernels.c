@@ -11,9 +11,10 @@
  * a row stencil, paper 2's Fig. 6 (iteration chunks of chunk-sized rows),
  * a time loop whose inner loops are distributed, a loop picked by
  * '#pragma iopoly distribute', a recurrence and a reduction that stay
- * serial (every rank runs them whole); an array of iopoly_alloc (shared once
- * MPI runs) whose initialization reads the loop's exit test as a value, and
- * a triangle over it that stays serial.
+ * serial (every rank runs them whole); arrays of iopoly_alloc (shared once
+ * MPI runs; W's elements known to the runtime, iopoly_alloc_elems, so that
+ * a rank's changed elements go back joined) whose initialization reads the
+ * loop's exit test as a value, and a triangle over them that stays serial.
  *===----------------------------------------------------------------------===*/
 #include <iopoly.h>
 #include <mpi.h>
@@ -49,12 +50,12 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  double(*W)[N] = iopoly_alloc_flags("W", sizeof(double) * N * N, IOPOLY_CREATE | IOPOLY_TRUNC);
+  double(*W)[N] = iopoly_alloc_elems("W", (size_t)N * N, sizeof(double), IOPOLY_CREATE | IOPOLY_TRUNC);
   double *X = iopoly_alloc_flags("X", sizeof(double) * N, IOPOLY_CREATE | IOPOLY_TRUNC);
   double *Y = iopoly_alloc_flags("Y", sizeof(double) * N, IOPOLY_CREATE | IOPOLY_TRUNC);
 #pragma iopoly disk_resident(W, X, Y)
   if (!W || !X || !Y) {
-    fprintf(stderr, "iopoly_alloc_flags: %s\n", iopoly_last_error());
+    fprintf(stderr, "iopoly_alloc: %s\n", iopoly_last_error());
     return 1;
   }
   init_rows(N, X, Y, W);
