@@ -184,8 +184,7 @@ IOPOLY_API void *iopoly_alloc_flags(const char *name, size_t bytes, int flags);
  *  with another element size is refused with both named). In an MPI
  *  program, where ranks write different elements of one shared stripe, a
  *  rank's changed elements go back as runs of whole elements, one transfer
- *  per run, instead of one per run of changed bytes (the files of an array
- *  shared by ranks keep the byte view in their headers). */
+ *  per run, instead of one per run of changed bytes. */
 IOPOLY_API void *iopoly_alloc_elems(const char *name, size_t count, size_t elem_size, int flags);
 
 /** Writes back and releases memory from iopoly_alloc. */

@@ -159,7 +159,10 @@ void endStripeWrite(iopoly_array &A);
 /// (shape and layout) the compiled code stores there. Only over the byte
 /// view of iopoly_alloc memory created or truncated by this run, or when
 /// the headers say so already; otherwise a Mismatch naming both.
-Status recordShape(iopoly_array &A, const iopoly::Geometry &G);
+/// With \p ElementsOnly (iopoly_alloc_elems), headers that record elements
+/// of G's size in any shape are left as they are. Arrays shared by MPI
+/// ranks: collective (rank 0 decides and writes; every rank gets the verdict).
+Status recordShape(iopoly_array &A, const iopoly::Geometry &G, bool ElementsOnly = false);
 /// After the buffer wrote back everything of \p A: syncs its files and, if
 /// no write started meanwhile, marks the headers clean with a new commit id.
 Status commitArray(iopoly_array &A, const RetryPolicy &Retry);

@@ -20,6 +20,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <unistd.h>
 
 namespace iopoly {
@@ -76,10 +77,16 @@ void endStripeWrite(iopoly_array &A) {
     A.StateCV.notify_all();
 }
 
-Status recordShape(iopoly_array &A, const Geometry &G) {
-  std::lock_guard<std::mutex> L(A.StateMu);
-  Geometry &H = A.Header.Geo;
-  if (H.ElemSize == G.ElemSize && H.Dims == G.Dims && H.Layout == G.Layout)
+namespace {
+
+/// Whether the headers of \p A may start recording \p G: Same when they
+/// say so already (with \p ElementsOnly, when they record elements of G's
+/// size in any shape); an error naming both when they hold something else.
+/// Called with A.StateMu held, on a process that holds the headers.
+Status checkShape(const iopoly_array &A, const Geometry &G, bool ElementsOnly, bool &Same) {
+  const Geometry &H = A.Header.Geo;
+  Same = H.ElemSize == G.ElemSize && (ElementsOnly || (H.Dims == G.Dims && H.Layout == G.Layout));
+  if (Same)
     return {};
   auto Described = [](const Geometry &X) {
     return format("%s elements of %zu bytes in layout %s (%s)", X.dimsString().c_str(), X.ElemSize,
@@ -100,17 +107,62 @@ Status recordShape(iopoly_array &A, const Geometry &G) {
                                 "order of the C array), this program stores %s; create the array afresh "
                                 "(IOPOLY_TRUNC) or compile with -fplugin-arg-iopoly-layout=off",
                                 A.Name.c_str(), Described(G).c_str()));
-  Geometry Old = H;
-  H.ElemSize = G.ElemSize;
-  H.Dims = G.Dims;
-  H.Layout = G.Layout;
-  if (Status S = writeAllHeaders(A, DefaultRetry)) {
-    H = Old;
-    return Status::wrap(S, format("array '%s': cannot record its file layout: %s", A.Name.c_str(),
-                                  S.message().c_str()));
-  }
-  A.StoredElem = G.ElemSize;
   return {};
+}
+
+/// The headers of \p A rewritten through handles of this process's own:
+/// the handles the ranks of a shared array hold together may need
+/// collective calls (MPI-IO's sync), which one rank cannot make alone.
+Status writeHeadersByPath(iopoly_array &A) {
+  void *Buf = nullptr;
+  if (posix_memalign(&Buf, 4096, HeaderBytes) != 0)
+    return Status::error(ErrorCode::NoMemory, "out of memory");
+  Status First;
+  for (size_t D = 0; D < A.Paths.size() && First.ok(); ++D) {
+    FileHeader H = A.Header;
+    H.DiskIndex = D;
+    std::memcpy(Buf, H.encode().data(), HeaderBytes);
+    int Fd = ::open(A.Paths[D].c_str(), O_WRONLY | O_CLOEXEC);
+    if (Fd < 0 || ::pwrite(Fd, Buf, HeaderBytes, 0) != static_cast<ssize_t>(HeaderBytes) || ::fdatasync(Fd) != 0)
+      First = Status::error(ErrorCode::IO, format("writing the header of '%s': %s", A.Paths[D].c_str(),
+                                                  std::strerror(errno)));
+    if (Fd >= 0)
+      ::close(Fd);
+  }
+  std::free(Buf);
+  return First;
+}
+
+} // namespace
+
+Status recordShape(iopoly_array &A, const Geometry &G, bool ElementsOnly) {
+  // Shared by MPI ranks (every rank calls this, as the same compiled code
+  // runs on each): rank 0 holds the headers it read at the collective
+  // open; it decides and writes, and every rank learns its verdict.
+  bool Holder = !A.Grp || A.Grp->rank() == 0;
+  Status Mine;
+  if (Holder) {
+    std::lock_guard<std::mutex> L(A.StateMu);
+    bool Same = false;
+    Mine = checkShape(A, G, ElementsOnly, Same);
+    if (Mine.ok() && !Same) {
+      Geometry &H = A.Header.Geo, Old = H;
+      H.ElemSize = G.ElemSize;
+      H.Dims = G.Dims;
+      H.Layout = G.Layout;
+      Mine = A.Grp ? writeHeadersByPath(A) : writeAllHeaders(A, DefaultRetry);
+      if (Mine) {
+        H = Old;
+        Mine = Status::wrap(Mine, format("array '%s': cannot record its file layout: %s", A.Name.c_str(),
+                                         Mine.message().c_str()));
+      }
+    }
+  }
+  if (A.Grp)
+    Mine = A.Grp->agree(Mine);
+  if (Mine.ok())
+    A.StoredElem = G.ElemSize;
+  return Mine;
 }
 
 Status commitArray(iopoly_array &A, const RetryPolicy &Retry) {

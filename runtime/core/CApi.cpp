@@ -379,24 +379,10 @@ void *iopoly_alloc_elems(const char *name, size_t count, size_t elem_size, int f
     if (!P || elem_size == 1)
       return P;
     iopoly_array *A = arenaLookup(P);
-    if (A->Grp) {
-      // Shared by MPI ranks: one rank alone does not rewrite the headers,
-      // and only the open's arguments are the same on every rank, so
-      // every rank decides the same: the files keep the byte view.
-      A->StoredElem = elem_size;
-      return P;
-    }
-    size_t Recorded;
-    {
-      std::lock_guard<std::mutex> L(A->StateMu);
-      Recorded = A->Header.Geo.ElemSize;
-    }
-    if (Recorded == elem_size) // as a shape compiled code recorded, or an earlier run
-      return P;
     Geometry G;
     Status S = Geometry::make(elem_size, 1, &count, nullptr, A->Geo.StripeSize, A->Geo.NumDisks, G);
     if (!S)
-      S = recordShape(*A, G);
+      S = recordShape(*A, G, /*ElementsOnly=*/true);
     if (S) {
       std::string Msg = "iopoly_alloc_elems: " + S.message();
       (void)iopoly_free(P);

@@ -295,6 +295,31 @@ case "$scenario" in
         ;;
     esac
     ;;
+  layout_shared)
+    # A file layout chosen for an array the ranks share (iopoly-mpicc, no
+    # distribution): every rank records it collectively; rank 0 writes the
+    # headers. Before, the other ranks checked headers they never read
+    # ("elements of 0 bytes") and stopped.
+    : "${MT_IOPOLY_MPICC:?iopoly-mpicc of the plugin build}"
+    here=$(cd "$(dirname "$0")" && pwd)
+    "$MT_IOPOLY_MPICC" -O2 -fplugin-arg-iopoly-stripe=4K -fplugin-arg-iopoly-disks=4 -fplugin-arg-iopoly-layout=V:1,0 \
+      "$here/layout_shared.c" -o "$work/layout" || fail "iopoly-mpicc layout_shared.c"
+    "$MT_IOPOLY_MPICC" -O2 -fplugin-arg-iopoly-mode=off "$here/layout_shared.c" -o "$work/layout_ref" ||
+      fail "iopoly-mpicc mode=off layout_shared.c"
+    ref=$(MT_BIN=$work mpin 1 layout_ref | sed -n 's/^rank 0: //p')
+    [ -n "$ref" ] || fail "the mode=off program printed no checksum"
+    for run in "1 posix" "2 posix" "4 mpiio"; do
+      set -- $run
+      rm -rf "$IOPOLY_DIR"
+      IOPOLY_BACKEND=$2 MT_BIN=$work mpin "$1" layout >"$work/out" 2>"$work/err" ||
+        { cat "$work/err" "$work/out" >&2; fail "$1 ranks ($2)"; }
+      no_errors "$work/err"
+      [ "$(grep -c "$ref\$" "$work/out")" -eq "$1" ] || { cat "$work/out" >&2; fail "$1 ranks ($2): wrong checksum"; }
+      head -c 4096 "$IOPOLY_DIR/disk0/V.iop" | grep -aq "^layout 1 0" || fail "$1 ranks ($2): V's header has no layout 1,0"
+      head -c 4096 "$IOPOLY_DIR/disk0/U.iop" | grep -aq "^elem_size 8" || fail "$1 ranks ($2): U's header has no elements"
+      echo "$1 ranks ($2): serial checksum, layouts recorded" >&2
+    done
+    ;;
   hierarchy_fig7 | hierarchy_fig7_mpiio | hierarchy_two_storage)
     # The storage-cache hierarchy of paper 2, Fig. 7 for real: 4 compute
     # ranks, 2 I/O-node and 1 storage-node servers spawned by MPI_Init
