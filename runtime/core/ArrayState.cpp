@@ -27,6 +27,13 @@ namespace iopoly {
 
 namespace {
 
+/// The header of disk file \p D of \p A into \p Buf (HeaderBytes).
+void encodeHeader(const iopoly_array &A, size_t D, void *Buf) {
+  FileHeader H = A.Header;
+  H.DiskIndex = D;
+  std::memcpy(Buf, H.encode().data(), HeaderBytes);
+}
+
 /// Writes the header of every disk file (DiskIndex per file) and syncs it.
 /// Called with A.StateMu held.
 Status writeAllHeaders(iopoly_array &A, const RetryPolicy &Retry) {
@@ -35,10 +42,7 @@ Status writeAllHeaders(iopoly_array &A, const RetryPolicy &Retry) {
     return Status::error(ErrorCode::NoMemory, "out of memory");
   Status First;
   for (size_t D = 0; D < A.Files.size() && First.ok(); ++D) {
-    FileHeader H = A.Header;
-    H.DiskIndex = D;
-    std::string Bytes = H.encode();
-    std::memcpy(Buf, Bytes.data(), HeaderBytes);
+    encodeHeader(A, D, Buf);
     if (Status S = writeFully(*A.Files[D], Buf, HeaderBytes, 0, A.Paths[D], Retry))
       First = S;
     else if (Status S2 = syncFile(*A.Files[D], A.Paths[D], Retry))
@@ -119,9 +123,7 @@ Status writeHeadersByPath(iopoly_array &A) {
     return Status::error(ErrorCode::NoMemory, "out of memory");
   Status First;
   for (size_t D = 0; D < A.Paths.size() && First.ok(); ++D) {
-    FileHeader H = A.Header;
-    H.DiskIndex = D;
-    std::memcpy(Buf, H.encode().data(), HeaderBytes);
+    encodeHeader(A, D, Buf);
     int Fd = ::open(A.Paths[D].c_str(), O_WRONLY | O_CLOEXEC);
     if (Fd < 0 || ::pwrite(Fd, Buf, HeaderBytes, 0) != static_cast<ssize_t>(HeaderBytes) || ::fdatasync(Fd) != 0)
       First = Status::error(ErrorCode::IO, format("writing the header of '%s': %s", A.Paths[D].c_str(),
