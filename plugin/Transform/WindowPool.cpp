@@ -10,6 +10,8 @@
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Instructions.h"
 
+#include <vector>
+
 using namespace llvm;
 
 namespace iopoly {
@@ -32,20 +34,20 @@ void WindowPool::reserveSites(unsigned Reads, unsigned Writes) {
 
 unsigned WindowPool::free() const { return MaxWindows - stripCount() - siteCount(); }
 
-Value *WindowPool::use(IRBuilderBase &B, AllocaInst *T, unsigned K) {
-  Uses[{T, K}].insert(B.GetInsertBlock());
-  return ABI.window(B, T, K);
+Value *WindowPool::use(IRBuilderBase &B, unsigned Table, unsigned K) {
+  Uses[{Table, K}].insert(B.GetInsertBlock());
+  return ABI.window(B, table(Table), K);
 }
 
 // Reading windows first, then writing ones.
 Value *WindowPool::strip(IRBuilderBase &B, unsigned K, bool Write) {
   assert(Write ? StripW : StripR);
-  return use(B, StripT, Write ? StripR + K % StripW : K % StripR);
+  return use(B, 0, Write ? StripR + K % StripW : K % StripR);
 }
 
 Value *WindowPool::site(IRBuilderBase &B, unsigned K, bool Write) {
   assert(Write ? SiteW : SiteR);
-  return use(B, SiteT, Write ? SiteR + K % SiteW : K % SiteR);
+  return use(B, 1, Write ? SiteR + K % SiteW : K % SiteR);
 }
 
 void WindowPool::releaseAtExits() {
@@ -56,7 +58,7 @@ void WindowPool::releaseAtExits() {
   // shrink the buffer) for the rest of the function.
   DominatorTree DT(F);
   LoopInfo LI(DT);
-  std::map<BasicBlock *, std::set<std::pair<AllocaInst *, unsigned>>> AtExit;
+  std::map<BasicBlock *, std::set<WindowKey>> AtExit;
   for (auto &KV : Uses) {
     std::set<Loop *> Outer;
     for (BasicBlock *BB : KV.second)
@@ -78,10 +80,15 @@ void WindowPool::releaseAtExits() {
     if (auto *R = dyn_cast<ReturnInst>(BB.getTerminator()))
       Returns.push_back(R);
   IRBuilder<> B(F.getContext());
-  for (auto &KV : AtExit) {
-    B.SetInsertPoint(KV.first, KV.first->getFirstInsertionPt());
-    for (auto &TK : KV.second)
-      ABI.releaseIfHeld(B, ABI.window(B, TK.first, TK.second));
+  // In the function's block order, not the map's (pointer) order.
+  std::vector<BasicBlock *> Exits;
+  for (BasicBlock &BB : F)
+    if (AtExit.count(&BB))
+      Exits.push_back(&BB);
+  for (BasicBlock *E : Exits) {
+    B.SetInsertPoint(E, E->getFirstInsertionPt());
+    for (const WindowKey &TK : AtExit[E])
+      ABI.releaseIfHeld(B, ABI.window(B, table(TK.first), TK.second));
   }
   for (ReturnInst *R : Returns) {
     // Before a musttail call, which must stay right before its return.
@@ -91,7 +98,7 @@ void WindowPool::releaseAtExits() {
         At = CI;
     B.SetInsertPoint(At);
     for (auto &KV : Uses)
-      ABI.releaseIfHeld(B, ABI.window(B, KV.first.first, KV.first.second));
+      ABI.releaseIfHeld(B, ABI.window(B, table(KV.first.first), KV.first.second));
   }
 }
 

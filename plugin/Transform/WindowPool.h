@@ -59,13 +59,18 @@ public:
   void releaseAtExits();
 
 private:
-  llvm::Value *use(llvm::IRBuilderBase &B, llvm::AllocaInst *T, unsigned K);
+  /// A window: its table (0 strip, 1 site) and index. Keys that are not
+  /// pointers, so that the releases come out in the same order in every
+  /// compile (reproducible builds).
+  using WindowKey = std::pair<unsigned, unsigned>;
+  llvm::Value *use(llvm::IRBuilderBase &B, unsigned Table, unsigned K);
+  llvm::AllocaInst *table(unsigned Table) const { return Table ? SiteT : StripT; }
 
   llvm::Function &F;
   RuntimeABI &ABI;
   llvm::AllocaInst *StripT = nullptr, *SiteT = nullptr;
   unsigned StripR = 0, StripW = 0, SiteR = 0, SiteW = 0;
-  std::map<std::pair<llvm::AllocaInst *, unsigned>, std::set<llvm::BasicBlock *>> Uses;
+  std::map<WindowKey, std::set<llvm::BasicBlock *>> Uses;
 };
 
 } // namespace iopoly
