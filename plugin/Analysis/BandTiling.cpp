@@ -6,6 +6,7 @@
 #include "Analysis/BandTiling.h"
 #include "Analysis/ScopParams.h"
 #include "Analysis/Stencil.h"
+#include "Polly/PollyPipeline.h"
 
 #include "iopoly/tiling.h"
 
@@ -37,10 +38,10 @@ namespace iopoly {
 namespace {
 
 /// Polly's defaults for its isl scheduler (polly-opt-max-constant-term,
-/// polly-opt-max-coefficient, polly-schedule-computeout).
+/// polly-opt-max-coefficient); the quota of operations is Polly's option as
+/// iopoly sets it (schedulerQuota()).
 constexpr int MaxConstantTerm = 20;
 constexpr int MaxCoefficient = 20;
-constexpr long ScheduleComputeOut = 300000;
 
 /// Tiles the outermost tileable band (two or more permutable members) of
 /// every part of the tree under \p N with \p T iterations per tile, below
@@ -177,7 +178,7 @@ isl::schedule islSchedule(polly::Scop &S, const isl::union_map &Deps, const isl:
   unsigned long MaxOps = isl_ctx_get_max_operations(Ctx);
   // The quota counts from here (the context's counter runs on otherwise).
   isl_ctx_reset_operations(Ctx);
-  isl_ctx_set_max_operations(Ctx, ScheduleComputeOut);
+  isl_ctx_set_max_operations(Ctx, static_cast<unsigned long>(schedulerQuota()));
   isl::schedule Sched;
   if (!Domain.is_null() && !Validity.is_null()) {
     isl::schedule_constraints SC = isl::schedule_constraints::on_domain(Domain);

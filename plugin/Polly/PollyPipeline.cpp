@@ -39,6 +39,8 @@
 
 #include "isl/schedule.h"
 
+#include <string>
+
 using namespace llvm;
 
 namespace iopoly {
@@ -153,10 +155,19 @@ void configurePolly() {
   // memory the stripe buffer does not account for, and a stack overflow
   // when a program has three products (3mm). The buffer is the memory.
   setDefault("polly-pattern-matching-based-opts", "false");
+  setDefault("polly-schedule-computeout", SchedulerQuota);
   // threads=on: Polly outlines the loops its dependences prove parallel
   // (ParallelTasksPass hands them to the runtime's scheduler).
   if (threadsEnabled())
     setDefault("polly-parallel", "true");
+}
+
+long schedulerQuota() {
+  // Polly declares it cl::opt<int> (ScheduleOptimizer.cpp).
+  if (auto *O = static_cast<cl::opt<int> *>(cl::getRegisteredOptions().lookup("polly-schedule-computeout")))
+    if (O->getNumOccurrences())
+      return O->getValue();
+  return std::stol(SchedulerQuota);
 }
 
 bool pollyOutlinesParallelLoops() {

@@ -6,6 +6,7 @@
 #include "Transform/CLO.h"
 #include "Analysis/Stencil.h"
 #include "Polly/ElementSizeGuard.h"
+#include "Polly/PollyPipeline.h"
 #include "Support/RemarkOnce.h"
 
 #include "polly/ScheduleOptimizer.h"
@@ -17,6 +18,7 @@
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/Support/CommandLine.h"
 
+#include "isl/ctx.h"
 #include "isl/schedule.h"
 #include "isl/schedule_node.h"
 
@@ -60,11 +62,22 @@ bool userChoseRegisterTiling() {
 
 /// Polly's isl scheduler on \p S and the register tiling clo adds; whether
 /// the schedule changed (\p Exact: only once the dependences were given
-/// to the scheduler unsimplified). \p PA: what Polly's pass preserved.
+/// to the scheduler unsimplified; \p Quota: the scheduler ran out of its
+/// quota of operations, schedulerQuota()). \p PA: what Polly's pass
+/// preserved.
 bool schedule(polly::Scop &S, polly::ScopAnalysisManager &SAM, polly::ScopStandardAnalysisResults &SAR,
-              polly::SPMUpdater &U, unsigned &RegisterTiled, bool &Exact, PreservedAnalyses &PA) {
+              polly::SPMUpdater &U, unsigned &RegisterTiled, bool &Exact, bool &Quota, PreservedAnalyses &PA) {
   std::string Before = polly::stringFromIslObj(S.getScheduleTree());
-  PA = polly::IslScheduleOptimizerPass().run(S, SAM, SAR, U);
+  isl_ctx *Ctx = S.getIslCtx().get();
+  // Polly's pass leaves the error of a scheduler stopped by its quota set.
+  auto RunPolly = [&] {
+    isl_ctx_reset_error(Ctx);
+    PA = polly::IslScheduleOptimizerPass().run(S, SAM, SAR, U);
+    bool Stopped = isl_ctx_last_error(Ctx) == isl_error_quota;
+    isl_ctx_reset_error(Ctx);
+    return Stopped;
+  };
+  Quota = RunPolly();
   bool Changed = polly::stringFromIslObj(S.getScheduleTree()) != Before;
   // Polly simplifies the dependences by the statements' domains before its
   // scheduler sees them (polly-opt-simplify-deps): a gist drops the
@@ -73,12 +86,14 @@ bool schedule(polly::Scop &S, polly::ScopAnalysisManager &SAM, polly::ScopStanda
   // (its scalar w mapped onto A by DeLICM, then two substitutions) it then
   // finds no tiling at all. Where it kept the original schedule, it is
   // asked once more with the exact dependences, unless the user chose that
-  // option. Either way the schedule respects every dependence.
+  // option, or when the quota of operations stopped the scheduler (the
+  // exact dependences are a larger problem than the simplified ones).
+  // Either way the schedule respects every dependence.
   Exact = false;
-  if (!Changed)
+  if (!Changed && !Quota)
     if (cl::Option *O = cl::getRegisteredOptions().lookup("polly-opt-simplify-deps"); O && !O->getNumOccurrences()) {
       O->addOccurrence(1, "polly-opt-simplify-deps", "no");
-      PA = polly::IslScheduleOptimizerPass().run(S, SAM, SAR, U);
+      Quota = RunPolly() || Quota;
       O->reset();
       Changed = Exact = polly::stringFromIslObj(S.getScheduleTree()) != Before;
     }
@@ -104,9 +119,9 @@ isl::schedule cloSchedule(polly::Scop &S, polly::ScopAnalysisManager &SAM, polly
       return {};
   isl::schedule Original = S.getScheduleTree();
   unsigned RegisterTiled;
-  bool Exact;
+  bool Exact, Quota;
   PreservedAnalyses PA;
-  bool Changed = schedule(S, SAM, SAR, U, RegisterTiled, Exact, PA);
+  bool Changed = schedule(S, SAM, SAR, U, RegisterTiled, Exact, Quota, PA);
   isl::schedule New = S.getScheduleTree();
   S.setScheduleTree(Original);
   return Changed ? New : isl::schedule();
@@ -116,9 +131,9 @@ PreservedAnalyses applyPollySchedule(polly::Scop &S, polly::ScopAnalysisManager 
                                      polly::ScopStandardAnalysisResults &SAR, polly::SPMUpdater &U,
                                      const char *Why) {
   unsigned RegisterTiled;
-  bool Exact;
+  bool Exact, Quota;
   PreservedAnalyses PA;
-  bool Changed = schedule(S, SAM, SAR, U, RegisterTiled, Exact, PA);
+  bool Changed = schedule(S, SAM, SAR, U, RegisterTiled, Exact, Quota, PA);
   DebugLoc Loc;
   for (BasicBlock *BB : S.getRegion().blocks())
     for (Instruction &I : *BB)
@@ -143,8 +158,12 @@ PreservedAnalyses applyPollySchedule(polly::Scop &S, polly::ScopAnalysisManager 
     });
   else
     ORE.emit([&] {
-      return OptimizationRemarkMissed(DEBUG_TYPE, "CLONotApplied", Loc, S.getEntry())
-             << Why << "Polly's isl scheduler kept the original schedule of the loops here";
+      OptimizationRemarkMissed R(DEBUG_TYPE, "CLONotApplied", Loc, S.getEntry());
+      R << Why << "Polly's isl scheduler kept the original schedule of the loops here";
+      if (Quota)
+        R << " (it stopped at its quota of " << ore::NV("Operations", schedulerQuota())
+          << " operations; -mllvm -polly-schedule-computeout=N raises it, at the cost of compile time)";
+      return R;
     });
   return PA;
 }

@@ -17,6 +17,7 @@
 // RUN: %iopoly_clang -O2 -fplugin-arg-iopoly-mode=clo -Rpass=iopoly %s -o %t.clo 2>&1 | FileCheck %s --check-prefix=CLO
 // RUN: %iopoly_clang -O2 -fplugin-arg-iopoly-mode=clo -mllvm -polly-opt-simplify-deps=yes -Rpass-missed=iopoly %s -o %t.user 2>&1 | FileCheck %s --check-prefix=USER
 // RUN: %iopoly_clang -O2 -fplugin-arg-iopoly-mode=dro-wp -Rpass=iopoly %s -o %t.wp 2>&1 | FileCheck %s --check-prefix=DRO
+// RUN: %iopoly_clang -O2 -fplugin-arg-iopoly-mode=clo -mllvm -polly-schedule-computeout=1 -Rpass-missed=iopoly %s -c -o /dev/null 2>&1 | FileCheck %s --check-prefix=QUOTA
 // RUN: %iopoly_run %t.off > %t.off.out
 // RUN: rm -rf %t.data && mkdir -p %t.data
 // RUN: %iopoly_run IOPOLY_BUFFER=64K IOPOLY_STATS=%t.lower.stats %t.lower > %t.lower.out
@@ -33,6 +34,10 @@
 //
 // CLO: remark: clo: Polly's isl scheduler applied a new schedule {{.*}}(from the exact dependences: simplified by the loops' bounds, as Polly gives them by default, they let it find no new schedule)
 // USER: remark: clo: Polly's isl scheduler kept the original schedule of the loops here
+// The scheduler's quota of operations (iopoly's default 30000, a tenth of
+// Polly's) is the user's to raise; when it stops the scheduler, the remark
+// says so.
+// QUOTA: remark: clo: Polly's isl scheduler kept the original schedule of the loops here (it stopped at its quota of 1 operations; -mllvm -polly-schedule-computeout=N raises it, at the cost of compile time)
 // DRO: remark: dro-wp: tiled the loops here in Polly's schedule: {{.*}}versions: Polly's schedule in tiles of
 // At 16 stripes of 4 KiB (the matrix is 50), the original order fetches
 // about 318,000 stripes, clo about 27,000 and dro-wp about 13,000.
