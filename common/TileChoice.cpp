@@ -40,7 +40,8 @@ uint64_t allStripes(const iopoly_tile_table &T, uint64_t Stripe) {
 } // namespace
 
 std::vector<VersionEstimate> estimateTileVersions(const iopoly_tile_table &T, uint64_t Stripe, uint64_t Frames,
-                                                  const FetchCost &Cost, bool &Replay, ReplayWalks *Walks) {
+                                                  const FetchCost &Cost, bool &Replay, ReplayWalks *Walks,
+                                                  const std::vector<bool> *Only) {
   std::vector<VersionEstimate> Est(T.num_versions);
   // Replayed footprint models where every version has one (one cost for
   // every kind of version); otherwise the data-tiled versions' formula.
@@ -51,6 +52,8 @@ std::vector<VersionEstimate> estimateTileVersions(const iopoly_tile_table &T, ui
     Replay &= hasModel(T, V) || isInMemoryVersion(T, V);
   for (uint32_t V = 0; V < T.num_versions; ++V) {
     VersionEstimate &E = Est[V];
+    if (Only && !(*Only)[V])
+      continue;
     if (isInMemoryVersion(T, V) && (!Replay || !hasModel(T, V))) {
       continue;
     } else if (Replay) {

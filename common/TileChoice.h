@@ -73,9 +73,13 @@ uint32_t chooseTileVersion(const iopoly_tile_table &T, uint64_t Stripe, uint64_t
 /// disk model, and by the number of requests: VersionEstimate::Requests).
 /// \p Walks, when given, keeps the replays' walks for later calls on the
 /// same table.
+/// \p Only, when given, marks the versions to estimate (the others' entries
+/// stay empty): a caller that needs one version's cost does not replay the
+/// rest.
 std::vector<VersionEstimate> estimateTileVersions(const iopoly_tile_table &T, uint64_t Stripe, uint64_t Frames,
                                                   const FetchCost &Cost, bool &Replayed,
-                                                  ReplayWalks *Walks = nullptr);
+                                                  ReplayWalks *Walks = nullptr,
+                                                  const std::vector<bool> *Only = nullptr);
 /// \p Among, when given, marks the versions that may be picked (the
 /// original order always may): the choice were the others not compiled.
 uint32_t pickTileVersion(const iopoly_tile_table &T, uint64_t Stripe, uint64_t Frames,

@@ -103,7 +103,12 @@ void LayoutTrial::record(const iopoly_tile_table &T, const std::vector<DiskArray
       It->second = static_cast<double>(Stripes) * Price.Sequential;
       if (Stripes > Frames) {
         bool Replayed = false;
-        std::vector<VersionEstimate> Est = estimateTileVersions(T, Stripe, Frames, Price, Replayed, &Walks);
+        // clo needs its own version's cost only: the others are not replayed.
+        std::vector<bool> OnlyInMemory(T.num_versions, false);
+        if (InMemory < T.num_versions)
+          OnlyInMemory[InMemory] = true;
+        std::vector<VersionEstimate> Est = estimateTileVersions(T, Stripe, Frames, Price, Replayed, &Walks,
+                                                                mode() == Mode::CLO ? &OnlyInMemory : nullptr);
         uint32_t V = mode() == Mode::CLO ? InMemory : pickTileVersion(T, Stripe, Frames, Est, Replayed);
         if (Est[V].Cost > 0) {
           It->second = Est[V].Cost;
