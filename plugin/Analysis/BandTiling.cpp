@@ -38,8 +38,8 @@ namespace iopoly {
 namespace {
 
 /// Polly's defaults for its isl scheduler (polly-opt-max-constant-term,
-/// polly-opt-max-coefficient); the quota of operations is Polly's option as
-/// iopoly sets it (schedulerQuota()).
+/// polly-opt-max-coefficient); the quota of operations is Polly's option
+/// (schedulerQuota()).
 constexpr int MaxConstantTerm = 20;
 constexpr int MaxCoefficient = 20;
 

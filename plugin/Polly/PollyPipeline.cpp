@@ -39,8 +39,6 @@
 
 #include "isl/schedule.h"
 
-#include <string>
-
 using namespace llvm;
 
 namespace iopoly {
@@ -155,7 +153,6 @@ void configurePolly() {
   // memory the stripe buffer does not account for, and a stack overflow
   // when a program has three products (3mm). The buffer is the memory.
   setDefault("polly-pattern-matching-based-opts", "false");
-  setDefault("polly-schedule-computeout", SchedulerQuota);
   // threads=on: Polly outlines the loops its dependences prove parallel
   // (ParallelTasksPass hands them to the runtime's scheduler).
   if (threadsEnabled())
@@ -165,9 +162,8 @@ void configurePolly() {
 long schedulerQuota() {
   // Polly declares it cl::opt<int> (ScheduleOptimizer.cpp).
   if (auto *O = static_cast<cl::opt<int> *>(cl::getRegisteredOptions().lookup("polly-schedule-computeout")))
-    if (O->getNumOccurrences())
-      return O->getValue();
-  return std::stol(SchedulerQuota);
+    return O->getValue();
+  return 300000;
 }
 
 bool pollyOutlinesParallelLoops() {

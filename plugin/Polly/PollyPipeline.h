@@ -30,23 +30,13 @@ enum class ScopTransform {
 };
 
 /// Polly's options for iopoly: every SCoP is considered (our own cost model
-/// decides), reductions are not reassociated (outputs must stay
-/// bit-identical to the original program), and the isl scheduler gets a
-/// tenth of Polly's default quota of operations (SchedulerQuota).
+/// decides), and reductions are not reassociated (outputs must stay
+/// bit-identical to the original program).
 void configurePolly();
 
-/// The isl scheduler's quota of operations per scheduling problem, unless
-/// the user gives -mllvm -polly-schedule-computeout. A SCoP is scheduled
-/// several times in one compile (clo's schedule with simplified and then
-/// exact dependences, the band versions, the layout trials' copies), so
-/// Polly's 300000 was paid several times over: PolyBench ludcmp's
-/// init_array (one SCoP of four nests once its arrays are known not to
-/// alias) took 30 s per schedule of its LP's big integers, where every
-/// other PolyBench kernel's schedules need less than this quota.
-constexpr const char *SchedulerQuota = "30000";
-
-/// The quota in force (the user's -polly-schedule-computeout, else
-/// SchedulerQuota): what the band versions' own scheduler calls get too.
+/// The isl scheduler's quota of operations per scheduling problem
+/// (-mllvm -polly-schedule-computeout, Polly's default 300000): what the
+/// band versions' own scheduler calls get too.
 long schedulerQuota();
 
 /// Whether Polly generates parallel (OpenMP or task) code for the loops it

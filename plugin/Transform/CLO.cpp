@@ -60,25 +60,31 @@ bool userChoseRegisterTiling() {
   return O && O->getNumOccurrences();
 }
 
-/// Polly's isl scheduler on \p S and the register tiling clo adds; whether
-/// the schedule changed (\p Exact: only once the dependences were given
-/// to the scheduler unsimplified; \p Quota: the scheduler ran out of its
-/// quota of operations, schedulerQuota()). \p PA: what Polly's pass
-/// preserved.
-bool schedule(polly::Scop &S, polly::ScopAnalysisManager &SAM, polly::ScopStandardAnalysisResults &SAR,
-              polly::SPMUpdater &U, unsigned &RegisterTiled, bool &Exact, bool &Quota, PreservedAnalyses &PA) {
+/// What one scheduling of a SCoP did.
+struct Scheduled {
+  bool Changed = false;     ///< the schedule is new
+  bool Exact = false;       ///< found only once the dependences were given unsimplified
+  bool Quota = false;       ///< the last attempt ran out of its quota of operations
+  long QuotaOps = 0;        ///< the last attempt's quota
+  unsigned RegisterTiled = 0;
+  PreservedAnalyses PA = PreservedAnalyses::all(); ///< what Polly's pass preserved
+};
+
+/// Polly's isl scheduler on \p S and the register tiling clo adds.
+Scheduled schedule(polly::Scop &S, polly::ScopAnalysisManager &SAM, polly::ScopStandardAnalysisResults &SAR,
+                   polly::SPMUpdater &U) {
+  Scheduled R;
   std::string Before = polly::stringFromIslObj(S.getScheduleTree());
   isl_ctx *Ctx = S.getIslCtx().get();
   // Polly's pass leaves the error of a scheduler stopped by its quota set.
   auto RunPolly = [&] {
     isl_ctx_reset_error(Ctx);
-    PA = polly::IslScheduleOptimizerPass().run(S, SAM, SAR, U);
+    R.QuotaOps = schedulerQuota();
+    R.PA = polly::IslScheduleOptimizerPass().run(S, SAM, SAR, U);
     bool Stopped = isl_ctx_last_error(Ctx) == isl_error_quota;
     isl_ctx_reset_error(Ctx);
     return Stopped;
   };
-  Quota = RunPolly();
-  bool Changed = polly::stringFromIslObj(S.getScheduleTree()) != Before;
   // Polly simplifies the dependences by the statements' domains before its
   // scheduler sees them (polly-opt-simplify-deps): a gist drops the
   // constraints the domains imply, so the relations grow pairs that never
@@ -86,26 +92,26 @@ bool schedule(polly::Scop &S, polly::ScopAnalysisManager &SAM, polly::ScopStanda
   // (its scalar w mapped onto A by DeLICM, then two substitutions) it then
   // finds no tiling at all. Where it kept the original schedule, it is
   // asked once more with the exact dependences, unless the user chose that
-  // option, or when the quota of operations stopped the scheduler (the
-  // exact dependences are a larger problem than the simplified ones).
-  // Either way the schedule respects every dependence.
-  Exact = false;
-  if (!Changed && !Quota)
+  // option, or the quota of operations stopped the scheduler (the exact
+  // dependences are a larger problem than the simplified ones). Either way
+  // the schedule respects every dependence.
+  R.Quota = RunPolly();
+  R.Changed = polly::stringFromIslObj(S.getScheduleTree()) != Before;
+  if (!R.Changed && !R.Quota)
     if (cl::Option *O = cl::getRegisteredOptions().lookup("polly-opt-simplify-deps"); O && !O->getNumOccurrences()) {
       O->addOccurrence(1, "polly-opt-simplify-deps", "no");
-      Quota = RunPolly() || Quota;
+      R.Quota = RunPolly();
       O->reset();
-      Changed = Exact = polly::stringFromIslObj(S.getScheduleTree()) != Before;
+      R.Changed = R.Exact = polly::stringFromIslObj(S.getScheduleTree()) != Before;
     }
-  RegisterTiled = 0;
-  if (Changed && !userChoseRegisterTiling() && !hasStencilStatement(S)) {
+  if (R.Changed && !userChoseRegisterTiling() && !hasStencilStatement(S)) {
     isl::schedule Sched = S.getScheduleTree();
     Sched = isl::manage(
-        isl_schedule_map_schedule_node_bottom_up(Sched.release(), registerTileDeepPointBand, &RegisterTiled));
-    if (RegisterTiled && !Sched.is_null())
+        isl_schedule_map_schedule_node_bottom_up(Sched.release(), registerTileDeepPointBand, &R.RegisterTiled));
+    if (R.RegisterTiled && !Sched.is_null())
       S.setScheduleTree(Sched);
   }
-  return Changed;
+  return R;
 }
 
 } // namespace
@@ -118,10 +124,7 @@ isl::schedule cloSchedule(polly::Scop &S, polly::ScopAnalysisManager &SAM, polly
     if (O->getValue())
       return {};
   isl::schedule Original = S.getScheduleTree();
-  unsigned RegisterTiled;
-  bool Exact, Quota;
-  PreservedAnalyses PA;
-  bool Changed = schedule(S, SAM, SAR, U, RegisterTiled, Exact, Quota, PA);
+  bool Changed = schedule(S, SAM, SAR, U).Changed;
   isl::schedule New = S.getScheduleTree();
   S.setScheduleTree(Original);
   return Changed ? New : isl::schedule();
@@ -130,10 +133,7 @@ isl::schedule cloSchedule(polly::Scop &S, polly::ScopAnalysisManager &SAM, polly
 PreservedAnalyses applyPollySchedule(polly::Scop &S, polly::ScopAnalysisManager &SAM,
                                      polly::ScopStandardAnalysisResults &SAR, polly::SPMUpdater &U,
                                      const char *Why) {
-  unsigned RegisterTiled;
-  bool Exact, Quota;
-  PreservedAnalyses PA;
-  bool Changed = schedule(S, SAM, SAR, U, RegisterTiled, Exact, Quota, PA);
+  Scheduled R = schedule(S, SAM, SAR, U);
   DebugLoc Loc;
   for (BasicBlock *BB : S.getRegion().blocks())
     for (Instruction &I : *BB)
@@ -141,31 +141,31 @@ PreservedAnalyses applyPollySchedule(polly::Scop &S, polly::ScopAnalysisManager 
         Loc = I.getDebugLoc();
   // Once per source location: inlined copies of a loop are SCoPs too.
   static RemarkOnce Once("clo");
-  if (!Once.first(std::string(Why) + (Changed ? "applied" : "kept"), Loc, &S.getFunction()))
-    return PA;
+  if (!Once.first(std::string(Why) + (R.Changed ? "applied" : "kept"), Loc, &S.getFunction()))
+    return R.PA;
   OptimizationRemarkEmitter ORE(&S.getFunction());
-  if (Changed)
+  if (R.Changed)
     ORE.emit([&] {
-      OptimizationRemark R(DEBUG_TYPE, "CLO", Loc, S.getEntry());
-      R << Why << "Polly's isl scheduler applied a new schedule (tiling, interchange or fusion) to the loops here";
-      if (RegisterTiled)
-        R << ", with register tiling of " << ore::NV("Bands", RegisterTiled)
-          << (RegisterTiled == 1 ? " band" : " bands");
-      if (Exact)
-        R << " (from the exact dependences: simplified by the loops' bounds, as Polly gives them by default, they "
-             "let it find no new schedule)";
-      return R;
+      OptimizationRemark Rem(DEBUG_TYPE, "CLO", Loc, S.getEntry());
+      Rem << Why << "Polly's isl scheduler applied a new schedule (tiling, interchange or fusion) to the loops here";
+      if (R.RegisterTiled)
+        Rem << ", with register tiling of " << ore::NV("Bands", R.RegisterTiled)
+            << (R.RegisterTiled == 1 ? " band" : " bands");
+      if (R.Exact)
+        Rem << " (from the exact dependences: simplified by the loops' bounds, as Polly gives them by default, they "
+               "let it find no new schedule)";
+      return Rem;
     });
   else
     ORE.emit([&] {
-      OptimizationRemarkMissed R(DEBUG_TYPE, "CLONotApplied", Loc, S.getEntry());
-      R << Why << "Polly's isl scheduler kept the original schedule of the loops here";
-      if (Quota)
-        R << " (it stopped at its quota of " << ore::NV("Operations", schedulerQuota())
-          << " operations; -mllvm -polly-schedule-computeout=N raises it, at the cost of compile time)";
-      return R;
+      OptimizationRemarkMissed Rem(DEBUG_TYPE, "CLONotApplied", Loc, S.getEntry());
+      Rem << Why << "Polly's isl scheduler kept the original schedule of the loops here";
+      if (R.Quota)
+        Rem << " (it stopped at its quota of " << ore::NV("Operations", R.QuotaOps)
+            << " operations; -mllvm -polly-schedule-computeout=N raises it, at the cost of compile time)";
+      return Rem;
     });
-  return PA;
+  return R.PA;
 }
 
 PreservedAnalyses CLOPass::run(polly::Scop &S, polly::ScopAnalysisManager &SAM,

@@ -34,9 +34,8 @@
 //
 // CLO: remark: clo: Polly's isl scheduler applied a new schedule {{.*}}(from the exact dependences: simplified by the loops' bounds, as Polly gives them by default, they let it find no new schedule)
 // USER: remark: clo: Polly's isl scheduler kept the original schedule of the loops here
-// The scheduler's quota of operations (iopoly's default 30000, a tenth of
-// Polly's) is the user's to raise; when it stops the scheduler, the remark
-// says so.
+// The scheduler's quota of operations (Polly's polly-schedule-computeout):
+// when it stops the scheduler, the remark says so.
 // QUOTA: remark: clo: Polly's isl scheduler kept the original schedule of the loops here (it stopped at its quota of 1 operations; -mllvm -polly-schedule-computeout=N raises it, at the cost of compile time)
 // DRO: remark: dro-wp: tiled the loops here in Polly's schedule: {{.*}}versions: Polly's schedule in tiles of
 // At 16 stripes of 4 KiB (the matrix is 50), the original order fetches
