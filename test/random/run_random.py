@@ -78,6 +78,10 @@ and the build repeated. The outputs must stay byte-identical to mode=off
 (whose arrays stay row-major), and at least one array of the run must have
 been stored permuted.
 
+--twice compiles every mode a second time and requires the same machine
+code (reproducible builds: nothing of the compiler's memory layout, such as
+the order of pointers, may reach the code).
+
 --sabotage MODE compiles MODE with -DIOPOLY_RANDOM_SABOTAGE (the programs
 then change one element before printing): the test must fail, which shows
 that a difference is noticed.
@@ -453,6 +457,19 @@ class Tester:
                 lower_code = code
             if only_code:
                 continue
+            if self.args.twice:
+                # Reproducible builds: the same source and flags, the same
+                # machine code (the compiler's own memory layout must not leak
+                # into what it emits).
+                again = exe + '.again'
+                rc2, _, err2, _ = run_cmd(self.compile_cmd(src, opt, mode, again, objs=objs, layouts=layouts),
+                                          COMPILE_TIMEOUT)
+                if rc2 != 0 or machine_code(again) != code:
+                    fail(mode, 'mode=%s: a second compile of the same source %s' % (
+                        mode, 'failed: ' + first_error(err2.decode(errors='replace')) if rc2 != 0
+                        else 'gave different machine code (the build is not reproducible)'))
+                    res['modes'][mode] = m
+                    continue
             m['compiled'] = True
             m['transformed'] = transformed(mode, remarks, code, lower_code)
             m['code_differs'] = lower_code is not None and code != lower_code
@@ -826,6 +843,8 @@ def main():
     ap.add_argument('--run-env', action='append', default=[], metavar='VAR=VALUE',
                     help='more environment for the lowered runs (repeatable), e.g. IOPOLY_STRIPE=8K')
     ap.add_argument('--cflags', default='', help='more compiler flags for every build (one string)')
+    ap.add_argument('--twice', action='store_true',
+                    help='compile every mode twice and require the same machine code (reproducible builds)')
     ap.add_argument('--sabotage', metavar='MODE', help='compile MODE with -DIOPOLY_RANDOM_SABOTAGE (must fail)')
     args = ap.parse_args()
     args.cflags = shlex.split(args.cflags)
