@@ -21,18 +21,34 @@ struct Seen {
   iopoly_array *A = nullptr;
   uint64_t Unit = 0;
   uint64_t Used = 0, Wasted = 0; ///< the array's hint counters when the walk began
+  uint64_t Task = 0;             ///< the task in which the array was last seen
 };
 constexpr int Slots = 8;
 thread_local Seen Last[Slots];
 thread_local int NextSlot = 0;
+/// The task this thread runs (0: none, a sequential walk).
+thread_local uint64_t Task = 0;
+thread_local uint64_t Tasks = 0;
+
+/// Hints stripes [First, End) of \p A, at most an eighth of the buffer.
+void hint(Runtime *RT, iopoly_array *A, size_t First, size_t End) {
+  End = std::min({End, A->Geo.numStripes(), First + std::max<size_t>(1, RT->config().bufferFrames() / 8)});
+  for (size_t K = First; K < End; ++K) {
+    bool Taken;
+    (void)RT->buffer().prefetch(A, K, Taken);
+  }
+}
 
 } // namespace
 
 void tileWalkBegin(uint64_t UnitBytes) {
   TileWalkUnit = UnitBytes;
+  Task = 0;
   for (Seen &S : Last)
     S = Seen();
 }
+
+void tileWalkTaskBegin() { Task = ++Tasks; }
 
 void tileWalkSeen(iopoly_array *A, size_t Stripe) {
   Runtime *RT = Runtime::existing();
@@ -44,16 +60,24 @@ void tileWalkSeen(iopoly_array *A, size_t Stripe) {
   for (Seen &X : Last)
     if (X.A == A)
       Slot = &X;
+  bool FirstInTask = Task && (!Slot || Slot->Task != Task);
   if (!Slot) {
     Slot = &Last[NextSlot];
     NextSlot = (NextSlot + 1) % Slots;
-    *Slot = {A, Unit, A->HintsUsed.load(std::memory_order_relaxed), A->HintsWasted.load(std::memory_order_relaxed)};
+    *Slot = {A, Unit, A->HintsUsed.load(std::memory_order_relaxed), A->HintsWasted.load(std::memory_order_relaxed),
+             Task};
+  }
+  if (!FirstInTask && Unit == Slot->Unit)
+    return;
+  bool Next = !FirstInTask && Unit == Slot->Unit + 1;
+  Slot->Task = Task;
+  Slot->Unit = Unit;
+  if (Task && !Next) {
+    // A task's tile entered a unit out of a forward walk (its first touch
+    // of the array, or a jump): the rest of that unit.
+    hint(RT, A, Stripe + 1, static_cast<size_t>(((Unit + 1) * TileWalkUnit + S - 1) / S));
     return;
   }
-  bool Next = Unit == Slot->Unit + 1;
-  if (Unit == Slot->Unit)
-    return;
-  Slot->Unit = Unit;
   if (!Next)
     return; // not a forward walk over units: no guess
   // The hints of an array whose hinted stripes are pushed out before they
@@ -65,13 +89,8 @@ void tileWalkSeen(iopoly_array *A, size_t Stripe) {
   if (Wasted > 2 && Wasted * 8 > Used)
     return;
   // Hint unit + 1, at most an eighth of the buffer.
-  size_t First = static_cast<size_t>((Unit + 1) * TileWalkUnit / S);
-  size_t End = static_cast<size_t>(((Unit + 2) * TileWalkUnit + S - 1) / S);
-  End = std::min({End, A->Geo.numStripes(), First + std::max<size_t>(1, RT->config().bufferFrames() / 8)});
-  for (size_t K = First; K < End; ++K) {
-    bool Taken;
-    (void)RT->buffer().prefetch(A, K, Taken);
-  }
+  hint(RT, A, static_cast<size_t>((Unit + 1) * TileWalkUnit / S),
+       static_cast<size_t>(((Unit + 2) * TileWalkUnit + S - 1) / S));
 }
 
 } // namespace iopoly

@@ -8,7 +8,9 @@
 // path of lowered accesses reports the stripes it attaches; when a walk
 // enters unit u of an array right after unit u-1, the stripes of unit u+1
 // (the next set) are hinted to the I/O threads while unit u computes.
-// Prefetch accuracy (hints used / issued) is in the stats.
+// Threads that run tiles as tasks also hint, at a tile's first touch of an
+// array, the rest of the unit it touched (tileWalkTaskBegin). Prefetch
+// accuracy (hints used / issued) is in the stats.
 //
 //===----------------------------------------------------------------------===//
 #ifndef IOPOLY_RUNTIME_LOWERED_TILEWALK_H
@@ -27,6 +29,15 @@ extern thread_local uint64_t TileWalkUnit;
 
 /// Sets (or with 0 ends) the unit of this thread's walk.
 void tileWalkBegin(uint64_t UnitBytes);
+
+/// This thread starts a task of a parallel region (threads=on,
+/// runtime/sched/ParallelLoop.cpp): a tile whose units it has not walked
+/// into. The first stripe it touches of each array then hints the rest of
+/// that array's unit, so that the tile's requests wait in the queues of all
+/// its disks at once instead of one demand fetch after another (the
+/// forward-walk rule alone never fires when a thread's tiles are not
+/// consecutive).
+void tileWalkTaskBegin();
 
 /// Stripe \p Stripe of \p A was just attached by lowered code.
 void tileWalkSeen(iopoly_array *A, size_t Stripe);

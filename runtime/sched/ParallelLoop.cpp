@@ -7,6 +7,7 @@
 #include "core/Config.h"
 #include "core/Runtime.h"
 #include "lowered/Lowered.h"
+#include "lowered/TileWalk.h"
 #include "sched/Policy.h"
 #include "sched/RunSets.h"
 
@@ -32,6 +33,7 @@ struct Team {
   Policy Kind = Policy::Global;
   unsigned Threads = 1;
   uint64_t Capacity = 0;
+  uint64_t WalkUnit = 0; // the forking thread's tile walk (lowered/TileWalk.h)
   std::vector<unsigned> Owner;
 
   std::mutex Mu;
@@ -180,14 +182,19 @@ extern "C" void __iopoly_par_start(void (*Fn)(void *), void *Data, unsigned, lon
   T->Outer = Current;
   T->OuterIndex = ThreadIndex;
   T->OuterRunning = Running;
+  // Every thread walks the region's units as the forking thread does, each
+  // task a tile (its stripes hinted as it enters them).
+  T->WalkUnit = TileWalkUnit;
   for (unsigned K = 1; K < T->Threads; ++K)
     T->Workers.emplace_back([T, K] {
       Current = T;
       ThreadIndex = K;
       Running = -1;
+      tileWalkBegin(T->WalkUnit);
       T->Model->enterThread(T->Forked);
       T->Fn(T->Data);
       finishCurrent(*T);
+      tileWalkBegin(0);
       double Clock = T->Model->leaveThread();
       {
         std::lock_guard<std::mutex> L(T->Mu);
@@ -209,6 +216,7 @@ extern "C" bool __iopoly_par_next(long *Lo, long *Hi) {
   if (I < 0)
     return false;
   Running = I;
+  tileWalkTaskBegin();
   *Lo = T->Start + static_cast<long>(I) * T->Incr;
   *Hi = *Lo + T->Incr;
   return true;
@@ -227,6 +235,7 @@ extern "C" void __iopoly_par_end(void) {
   for (std::thread &W : T->Workers)
     W.join();
   T->Model->waitUntil(T->Joined);
+  tileWalkBegin(T->WalkUnit); // the caller's walk goes on sequentially
   T->Stats.Regions = 1;
   addRunTotals(T->Threads, policyName(T->Kind), T->Stats);
   Current = T->Outer;
