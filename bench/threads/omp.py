@@ -20,7 +20,9 @@ from bench import common
 THREADS = [1, 2, 4, 8]
 FRACTIONS = [8, 32]
 MODELS = ["hdd", "ssd"]
-STRIPE, DISKS = 64 << 10, 8
+# 4 KiB stripes: 1/32 of a kernel's data (6 MiB for matmul) is then 48
+# stripes; with 64 KiB it was 3, which no tile fits, so no two tasks ran.
+STRIPE, DISKS = 4 << 10, 8
 
 
 def kernels():
@@ -92,7 +94,7 @@ def render(rows):
          "Each kernel of `bench/kernels/` (default sizes) with `mode=dro-wp`: `dro-wp` is the single-thread "
          "restructured program; `tasks-g`/`tasks-naive` the same with `-fplugin-arg-iopoly-threads=on` at "
          "`IOPOLY_THREADS` threads under each policy; `omp` Polly's OpenMP code generation as it is "
-         "(`-mllvm -polly-parallel`, libgomp) at `OMP_NUM_THREADS` threads. 64 KiB stripes, 8 disks, one run "
+         "(`-mllvm -polly-parallel`, libgomp) at `OMP_NUM_THREADS` threads. 4 KiB stripes (so that 1/32 of a kernel's data is dozens of stripes), 8 disks, one run "
          "each (thread runs vary from run to run). `buffer-full`: the threads' pinned stripes filled the buffer "
          "and the program stopped. `in use`: mean disks in use at task starts; `max run`: most tasks running at "
          "once (the capacity rule allows two only when two tiles fit in the buffer). `same` = output identical "
