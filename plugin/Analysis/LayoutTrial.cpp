@@ -80,6 +80,10 @@ void LayoutTrial::record(const iopoly_tile_table &T, const std::vector<DiskArray
     unmodelled(Arrays);
     return;
   }
+  // clo needs its own version's cost only: the others are not replayed.
+  std::vector<bool> OnlyInMemory(T.num_versions, false);
+  if (InMemory < T.num_versions)
+    OnlyInMemory[InMemory] = true;
   std::vector<TrialRun> Runs = trialRuns();
   TrialScop Scop{namesOf(Arrays), std::vector<double>(Runs.size(), 0)};
   uint64_t Data = 0;
@@ -103,10 +107,6 @@ void LayoutTrial::record(const iopoly_tile_table &T, const std::vector<DiskArray
       It->second = static_cast<double>(Stripes) * Price.Sequential;
       if (Stripes > Frames) {
         bool Replayed = false;
-        // clo needs its own version's cost only: the others are not replayed.
-        std::vector<bool> OnlyInMemory(T.num_versions, false);
-        if (InMemory < T.num_versions)
-          OnlyInMemory[InMemory] = true;
         std::vector<VersionEstimate> Est = estimateTileVersions(T, Stripe, Frames, Price, Replayed, &Walks,
                                                                 mode() == Mode::CLO ? &OnlyInMemory : nullptr);
         uint32_t V = mode() == Mode::CLO ? InMemory : pickTileVersion(T, Stripe, Frames, Est, Replayed);

@@ -422,6 +422,19 @@ isl::set paramRange(const isl::id &Id, long Lo, long Hi) {
   return isl::manage(Set);
 }
 
+/// Polly's schedule as clo compiles it, if it is new and Polly's check
+/// proves it keeps every dependence (else null).
+isl::schedule checkedCloSchedule(polly::Scop &S, polly::ScopAnalysisManager &SAM,
+                                 polly::ScopStandardAnalysisResults &SAR, polly::SPMUpdater &U) {
+  isl::schedule Clo = cloSchedule(S, SAM, SAR, U);
+  const polly::Dependences &D =
+      SAM.getResult<polly::DependenceAnalysis>(S, SAR).getDependences(polly::Dependences::AL_Statement);
+  if (Clo.is_null() || !Clo.get_domain().is_equal(S.getDomains()) || !D.hasValidDependences() ||
+      !D.isValidSchedule(S, Clo))
+    return {};
+  return Clo;
+}
+
 /// A layout trial of clo (Analysis/LayoutTrial.h) needs the cost of
 /// Polly's schedule only: that version and the original order, each with
 /// its footprint model, without the data-tiled and band versions whose
@@ -436,11 +449,8 @@ void recordCloTrial(polly::Scop &S, polly::ScopAnalysisManager &SAM, polly::Scop
   if (!findDiskArrays(S, Arrays).empty() || hasStencilStatement(S) || assumedBuffer() ||
       pollyOutlinesParallelLoops())
     return;
-  isl::schedule Clo = cloSchedule(S, SAM, SAR, U);
-  const polly::Dependences &D =
-      SAM.getResult<polly::DependenceAnalysis>(S, SAR).getDependences(polly::Dependences::AL_Statement);
-  if (Clo.is_null() || !Clo.get_domain().is_equal(S.getDomains()) || !D.hasValidDependences() ||
-      !D.isValidSchedule(S, Clo))
+  isl::schedule Clo = checkedCloSchedule(S, SAM, SAR, U);
+  if (Clo.is_null())
     return;
   isl::set Rep = representativeParams(S);
   FootprintModel CloModel, Original;
@@ -695,11 +705,7 @@ PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager 
   // outlines parallel loops (tasks are the data-tiled units).
   bool InMemory = false, InMemoryModelled = false;
   if (!Buffer && !hasStencilStatement(S) && !pollyOutlinesParallelLoops()) {
-    isl::schedule Clo = cloSchedule(S, SAM, SAR, U);
-    const polly::Dependences &DNow =
-        SAM.getResult<polly::DependenceAnalysis>(S, SAR).getDependences(polly::Dependences::AL_Statement);
-    if (!Clo.is_null() && Clo.get_domain().is_equal(S.getDomains()) && DNow.hasValidDependences() &&
-        DNow.isValidSchedule(S, Clo)) {
+    if (isl::schedule Clo = checkedCloSchedule(S, SAM, SAR, U); !Clo.is_null()) {
       size_t At = Schedules.size() - 1;
       Schedules.insert(Schedules.begin() + static_cast<long>(At), Clo);
       DataTerms.insert(DataTerms.begin() + static_cast<long>(At), std::vector<iopoly_tile_term>());
