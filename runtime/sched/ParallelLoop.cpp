@@ -235,7 +235,8 @@ extern "C" void __iopoly_par_end(void) {
   for (std::thread &W : T->Workers)
     W.join();
   T->Model->waitUntil(T->Joined);
-  tileWalkBegin(T->WalkUnit); // the caller's walk goes on sequentially
+  if (!T->Outer)
+    tileWalkBegin(T->WalkUnit); // the caller's walk goes on sequentially
   T->Stats.Regions = 1;
   addRunTotals(T->Threads, policyName(T->Kind), T->Stats);
   Current = T->Outer;
