@@ -56,6 +56,13 @@ std::vector<VersionEstimate> estimateTileVersions(const iopoly_tile_table &T, ui
       continue;
     if (isInMemoryVersion(T, V) && (!Replay || !hasModel(T, V))) {
       continue;
+    } else if (Replay && V + 1 < T.num_versions && !isInMemoryVersion(T, V) &&
+               !modelFits(T, V, Stripe, Frames, E.Need)) {
+      // Tiles that do not fit are never chosen (pickTileVersion), and their
+      // replay was most of the compiler's grid of plausible runs at small
+      // buffers: not replayed, no fetches estimated.
+      E.Fits = false;
+      E.Replayed = false;
     } else if (Replay) {
       ModelReplay R = replayModel(T, V, Stripe, Frames, Cost, ReplayBudget, Walks);
       E.Need = R.Need;

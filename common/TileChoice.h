@@ -58,6 +58,7 @@ struct VersionEstimate {
   double Requests = 0; ///< replayed fetches and write-backs (the cost when every request costs the same)
   bool Fits = false;   ///< may run: its tiles fit 3/4 of the buffer
   double Outside = 0;  ///< share of its replayed bytes outside the arrays
+  bool Replayed = true; ///< false: a version whose tiles do not fit, not replayed (no fetches)
 };
 
 /// The version to run with stripes of \p Stripe bytes and a buffer of

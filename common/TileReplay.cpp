@@ -632,60 +632,98 @@ const BandWalk &ReplayWalks::walk(const iopoly_tile_table &T, const std::vector<
   return K->Walks.emplace(Key, K->Scratch).first->second;
 }
 
+namespace {
+
+/// One nest of a version's model: its bands by increasing depth, each with
+/// its terms, and the depths a replay walks.
+struct NestPlan {
+  std::vector<BandSpan> Depths;
+  size_t Pick = 0;   ///< the shallowest depth whose tiles fit; the deepest if none does
+  size_t Start = 0;  ///< where the walk starts (triangular loops: shallower)
+  uint64_t Need = 0; ///< stripes a tile of depth Pick keeps
+  bool Found = false; ///< a depth fits
+};
+
+/// Calls \p Fn with the plan of every nest of version \p V's model, in
+/// order, for stripes of \p Stripe bytes and \p Room stripes for a tile.
+template <typename F>
+void forEachNest(const iopoly_tile_table &T, uint32_t V, uint64_t Stripe, uint64_t Room, F Fn) {
+  const iopoly_tile_version &Ver = T.versions[V];
+  uint32_t End = Ver.model_first + Ver.model_count;
+  uint32_t K = Ver.model_first;
+  NestPlan P;
+  while (K < End) {
+    uint32_t Nest = T.bands[T.band_terms[K].band].nest;
+    P.Depths.clear();
+    while (K < End && T.bands[T.band_terms[K].band].nest == Nest) {
+      BandSpan S{T.band_terms[K].band, K, K};
+      while (S.Last < End && T.band_terms[S.Last].band == S.Band)
+        ++S.Last;
+      P.Depths.push_back(S);
+      K = S.Last;
+    }
+    // The shallowest depth whose tiles fit; the deepest if none does (its
+    // tiles then thrash in a way the replay does not see: Fits = false).
+    P.Pick = P.Depths.size() - 1;
+    P.Need = tileStripes(T.band_terms, P.Depths[P.Pick].First, P.Depths[P.Pick].Last, Stripe);
+    P.Found = false;
+    for (size_t D = 0; D < P.Depths.size(); ++D) {
+      uint64_t N = tileStripes(T.band_terms, P.Depths[D].First, P.Depths[D].Last, Stripe);
+      if (N <= Room) {
+        P.Pick = D;
+        P.Need = N;
+        P.Found = true;
+        break;
+      }
+    }
+    // Triangular loops: the walk starts at the shallowest depth whose tiles
+    // differ in size, and takes each of its tiles whole where it fits.
+    P.Start = P.Pick;
+    for (size_t D = 0; D < P.Pick; ++D)
+      if (varies(T.band_terms, P.Depths[D].First, P.Depths[D].Last)) {
+        P.Start = D;
+        break;
+      }
+    Fn(P);
+  }
+}
+
+/// Stripes of a buffer of \p Frames a tile may keep.
+uint64_t tileRoom(uint64_t Frames) { return Frames * 3 / 4; }
+
+} // namespace
+
+bool modelFits(const iopoly_tile_table &T, uint32_t V, uint64_t Stripe, uint64_t Frames, uint64_t &Need) {
+  bool Fits = true;
+  Need = 0;
+  if (!Stripe || !hasModel(T, V))
+    return Fits;
+  forEachNest(T, V, Stripe, tileRoom(Frames), [&](const NestPlan &P) {
+    Fits &= P.Found;
+    Need = std::max(Need, P.Need);
+  });
+  return Fits;
+}
+
 ModelReplay replayModel(const iopoly_tile_table &T, uint32_t V, uint64_t Stripe, uint64_t Frames,
                         const FetchCost &Cost, uint64_t Budget, ReplayWalks *Walks) {
   ModelReplay R;
   if (!Stripe || !hasModel(T, V))
     return R;
-  const iopoly_tile_version &Ver = T.versions[V];
-  uint64_t Room = Frames * 3 / 4;
+  uint64_t Room = tileRoom(Frames);
   Lru L(Frames, Cost);
   Placed P;
   BandWalk Scratch;
-  uint32_t End = Ver.model_first + Ver.model_count;
-  uint32_t K = Ver.model_first;
-  while (K < End) {
-    // The bands of one nest, by increasing depth, each with its terms.
-    uint32_t Nest = T.bands[T.band_terms[K].band].nest;
-    std::vector<BandSpan> Depths;
-    while (K < End && T.bands[T.band_terms[K].band].nest == Nest) {
-      BandSpan S{T.band_terms[K].band, K, K};
-      while (S.Last < End && T.band_terms[S.Last].band == S.Band)
-        ++S.Last;
-      Depths.push_back(S);
-      K = S.Last;
-    }
-    // The shallowest depth whose tiles fit; the deepest if none does (its
-    // tiles then thrash in a way the replay does not see: Fits = false).
-    size_t Pick = Depths.size() - 1;
-    uint64_t Need = tileStripes(T.band_terms, Depths[Pick].First, Depths[Pick].Last, Stripe);
-    bool Found = false;
-    for (size_t D = 0; D < Depths.size(); ++D) {
-      uint64_t N = tileStripes(T.band_terms, Depths[D].First, Depths[D].Last, Stripe);
-      if (N <= Room) {
-        Pick = D;
-        Need = N;
-        Found = true;
-        break;
-      }
-    }
-    R.Fits &= Found;
-    R.Need = std::max(R.Need, Need);
-    // Triangular loops: the walk starts at the shallowest depth whose tiles
-    // differ in size, and takes each of its tiles whole where it fits.
-    size_t Start = Pick;
-    for (size_t D = 0; D < Pick; ++D)
-      if (varies(T.band_terms, Depths[D].First, Depths[D].Last)) {
-        Start = D;
-        break;
-      }
+  forEachNest(T, V, Stripe, Room, [&](const NestPlan &N) {
+    R.Fits &= N.Found;
+    R.Need = std::max(R.Need, N.Need);
     if (Walks) {
-      replayWalk(L, Walks->walk(T, Depths, Start, Pick, Room, Stripe, Budget), R, P);
+      replayWalk(L, Walks->walk(T, N.Depths, N.Start, N.Pick, Room, Stripe, Budget), R, P);
     } else {
-      walkNest(T, Depths, Start, Pick, Room, Stripe, Budget, Scratch);
+      walkNest(T, N.Depths, N.Start, N.Pick, Room, Stripe, Budget, Scratch);
       replayWalk(L, Scratch, R, P);
     }
-  }
+  });
   R.Outside = P.All > 0 ? P.Outside / P.All : 0;
   return R;
 }

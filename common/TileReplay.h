@@ -103,6 +103,11 @@ private:
   std::unique_ptr<Kept> K;
 };
 
+/// Whether every nest of version \p V's footprint model has a depth whose
+/// tiles fit 3/4 of a buffer of \p Frames stripes of \p Stripe bytes
+/// (ModelReplay::Fits, without the replay); \p Need as ModelReplay::Need.
+bool modelFits(const iopoly_tile_table &T, uint32_t V, uint64_t Stripe, uint64_t Frames, uint64_t &Need);
+
 /// Replays the footprint model of version \p V of \p T with stripes of
 /// \p Stripe bytes and a buffer of \p Frames stripes, each fetch costed by
 /// \p Cost. \p Budget bounds the stripe accesses replayed. \p Walks, when

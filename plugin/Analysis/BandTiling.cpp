@@ -172,7 +172,7 @@ isl::schedule islSchedule(polly::Scop &S, const isl::union_map &Deps, const isl:
   isl_options_set_schedule_outer_coincidence(Ctx, 0);
   isl_options_set_schedule_maximize_band_depth(Ctx, 1);
   isl_options_set_schedule_max_constant_term(Ctx, MaxConstantTerm);
-  isl_options_set_schedule_max_coefficient(Ctx, MaxCoefficient);
+  isl_options_set_schedule_max_coefficient(Ctx, SimplifyByDomains ? MaxCoefficient : exactDepsMaxCoefficient());
   isl_options_set_tile_scale_tile_loops(Ctx, 0);
   isl_options_set_on_error(Ctx, ISL_ON_ERROR_CONTINUE);
   unsigned long MaxOps = isl_ctx_get_max_operations(Ctx);

@@ -60,8 +60,10 @@ struct BandPlan {
 /// matching). With \p Spatial, those pairs are proximity constraints too and
 /// there are no coincidence constraints (locality, not parallelism). With
 /// \p SimplifyByDomains the dependences are simplified by the statements'
-/// domains first, as Polly does by default. Null when the scheduler gives
-/// up (its operation quota).
+/// domains first, as Polly does by default; without, the exact dependences
+/// are a larger problem and the schedule's coefficients are bounded by
+/// exactDepsMaxCoefficient() instead of Polly's 20. Null when the scheduler
+/// gives up (its operation quota).
 isl::schedule islSchedule(polly::Scop &S, const isl::union_map &Deps, const isl::union_map &Spatial = {},
                           bool SimplifyByDomains = true);
 

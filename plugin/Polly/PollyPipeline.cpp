@@ -166,6 +166,12 @@ long schedulerQuota() {
   return 300000;
 }
 
+int exactDepsMaxCoefficient() {
+  // Polly declares it cl::opt<int> (ScheduleOptimizer.cpp).
+  auto *O = static_cast<cl::opt<int> *>(cl::getRegisteredOptions().lookup("polly-opt-max-coefficient"));
+  return O && O->getNumOccurrences() ? O->getValue() : ExactDepsMaxCoefficient;
+}
+
 bool pollyOutlinesParallelLoops() {
   if (threadsEnabled())
     return true;

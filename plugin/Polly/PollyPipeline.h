@@ -39,6 +39,20 @@ void configurePolly();
 /// band versions' own scheduler calls get too.
 long schedulerQuota();
 
+/// The largest coefficient the isl scheduler may give a loop when a SCoP is
+/// scheduled once more with its exact dependences (CLO.cpp, BandTiling.cpp):
+/// the user's -mllvm -polly-opt-max-coefficient if given, else
+/// ExactDepsMaxCoefficient.
+int exactDepsMaxCoefficient();
+
+/// With Polly's bound of 20, the exact dependences of PolyBench's ludcmp
+/// (init_array's four nests, one SCoP) made the scheduler's ILP work with
+/// numbers that grew until one attempt took 36 s, almost all of it in
+/// big-integer gcds; with 2 it takes 5 s and finds the same schedule (as
+/// every other PolyBench kernel does: their code is unchanged). Tiling and
+/// the skews of stencils use coefficients of 1 or 2.
+constexpr int ExactDepsMaxCoefficient = 2;
+
 /// Whether Polly generates parallel (OpenMP or task) code for the loops it
 /// proves parallel: threads=on, or -mllvm -polly-parallel given.
 bool pollyOutlinesParallelLoops();

@@ -93,15 +93,22 @@ Scheduled schedule(polly::Scop &S, polly::ScopAnalysisManager &SAM, polly::ScopS
   // finds no tiling at all. Where it kept the original schedule, it is
   // asked once more with the exact dependences, unless the user chose that
   // option, or the quota of operations stopped the scheduler (the exact
-  // dependences are a larger problem than the simplified ones). Either way
-  // the schedule respects every dependence.
+  // dependences are a larger problem than the simplified ones), with a
+  // smaller bound on the schedule's coefficients (exactDepsMaxCoefficient:
+  // compile time). Either way the schedule respects every dependence.
   R.Quota = RunPolly();
   R.Changed = polly::stringFromIslObj(S.getScheduleTree()) != Before;
   if (!R.Changed && !R.Quota)
     if (cl::Option *O = cl::getRegisteredOptions().lookup("polly-opt-simplify-deps"); O && !O->getNumOccurrences()) {
+      cl::Option *Coefficient = cl::getRegisteredOptions().lookup("polly-opt-max-coefficient");
+      bool SetCoefficient = Coefficient && !Coefficient->getNumOccurrences();
       O->addOccurrence(1, "polly-opt-simplify-deps", "no");
+      if (SetCoefficient)
+        Coefficient->addOccurrence(1, "polly-opt-max-coefficient", std::to_string(exactDepsMaxCoefficient()));
       R.Quota = RunPolly();
       O->reset();
+      if (SetCoefficient)
+        Coefficient->reset();
       R.Changed = R.Exact = polly::stringFromIslObj(S.getScheduleTree()) != Before;
     }
   if (R.Changed && !userChoseRegisterTiling() && !hasStencilStatement(S)) {

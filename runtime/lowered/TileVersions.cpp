@@ -68,8 +68,9 @@ extern "C" int __iopoly_pick_version(iopoly_tile_table *T) {
                              T->where ? T->where : "?", V, T->num_versions, Cfg.StripeSize, Cfg.bufferFrames(),
                              P.enabled() ? " in modeled seconds" : "");
     for (uint32_t K = 0; K < T->num_versions; ++K)
-      Msg += format(" %u: %llu/%.0f/%.2f%s%s%s", K, static_cast<unsigned long long>(Est[K].Need), Est[K].Fetches,
-                    Est[K].Cost,
+      Msg += format(" %u: %llu/%s/%s%s%s%s", K, static_cast<unsigned long long>(Est[K].Need),
+                    Est[K].Replayed ? format("%.0f", Est[K].Fetches).c_str() : "-",
+                    Est[K].Replayed ? format("%.2f", Est[K].Cost).c_str() : "-",
                     isBandVersion(*T, K) ? format(" (tiles of %llu%s)", static_cast<unsigned long long>(T->versions[K].unit),
                                                   T->versions[K].flags & IOPOLY_VERSION_ROWS ? ", rows innermost" : "")
                                                .c_str()
