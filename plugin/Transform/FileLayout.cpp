@@ -250,6 +250,11 @@ struct Target {
   std::vector<ElementAccess> Accesses;
   std::vector<unsigned> SiteNo; ///< per access: its number in its function
   std::string Escape;           ///< why the layout cannot change ("" if it can)
+  /// An allocated array every access of which the pass knows, kept
+  /// row-major because MPI ranks share it: its shape is still recorded
+  /// (noteAllocatedLayout), so the runtime joins a rank's changed bytes
+  /// within its elements.
+  bool RecordRowMajor = false;
   std::vector<LayoutAccess> Described;
   std::string ProfileMiss;      ///< layout=profile: why the profile was not used
   // The decision (decide(), then checkByTrials()):
@@ -582,8 +587,10 @@ PreservedAnalyses FileLayoutPass::run(Module &M, ModuleAnalysisManager &MAM) {
       T.Escape = T.Object->Escape;
       T.Accesses = std::move(T.Object->Accesses);
     }
-    if (mpiEnabled())
+    if (mpiEnabled()) {
+      T.RecordRowMajor = T.Object && T.Escape.empty() && T.F.rank();
       T.Escape = "arrays shared by MPI ranks keep row-major (the layout choice does not cover distributed programs)";
+    }
     Kept.push_back(std::move(T));
   }
   Targets = std::move(Kept);
@@ -674,9 +681,26 @@ PreservedAnalyses FileLayoutPass::run(Module &M, ModuleAnalysisManager &MAM) {
                       T.RequestFrom + " asks: " + Why);
         continue;
       }
+      if (T.RecordRowMajor) {
+        SmallVector<unsigned, 4> RowMajor;
+        for (unsigned D = 0; D < T.F.rank(); ++D)
+          RowMajor.push_back(D);
+        noteAllocatedLayout(M, *T.Object, T.F, RowMajor);
+        Changed = true;
+      }
       Remark([&] {
-        return OptimizationRemarkMissed(DEBUG_TYPE, "LayoutKept", Anchor)
-               << "file layout of '" << Name << "': kept row-major because " << T.Escape;
+        auto R = OptimizationRemarkMissed(DEBUG_TYPE, "LayoutKept", Anchor);
+        R << "file layout of '" << Name << "': kept row-major because " << T.Escape;
+        if (T.RecordRowMajor) {
+          std::string Dims;
+          for (uint64_t D : T.F.Dims)
+            Dims += (Dims.empty() ? "" : "x") + std::to_string(D);
+          R << "; its shape (" << Dims << " elements of "
+            << std::to_string(M.getDataLayout().getTypeAllocSize(T.F.elem()).getFixedValue())
+            << " bytes) is recorded in its file header, so the runtime joins a rank's changed bytes within its "
+               "elements";
+        }
+        return R;
       });
       continue;
     }
