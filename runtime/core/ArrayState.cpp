@@ -104,8 +104,10 @@ Status checkShape(const iopoly_array &A, const Geometry &G, bool ElementsOnly, b
                                 "'iopoly-relayout %s --to %s', or compile with -fplugin-arg-iopoly-layout=off",
                                 A.Name.c_str(), Described(H).c_str(), Described(G).c_str(), A.Name.c_str(),
                                 G.layoutString().c_str()));
-  // One dimension has one layout: elements over bytes reinterpret nothing.
-  if (!A.ZeroKnown && G.Dims.size() > 1)
+  // One dimension has one layout, and bytes in the order of the C array
+  // are its elements in row-major order: neither reinterprets anything.
+  // Data in any other layout would be read permuted.
+  if (!A.ZeroKnown && G.Dims.size() > 1 && !G.isRowMajor())
     return Status::error(ErrorCode::Mismatch,
                          format("array '%s': its files hold data written without a file layout (as bytes, in the "
                                 "order of the C array), this program stores %s; create the array afresh "

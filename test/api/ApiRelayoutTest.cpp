@@ -128,8 +128,8 @@ TEST_F(ApiRelayout, ACrashWhileRenamingIsFinishedByTheNextRun) {
 // what a permuted module calls after the allocation): the header records
 // the shape and the layout, so another program opens the array in that
 // layout and is refused in another, and a rerun reopens it. A module that
-// stores the array in another layout, or reaches data written as plain
-// bytes, is stopped with a message naming both.
+// stores the array in another layout, or permuted over data written as
+// plain bytes, is stopped with a message naming both.
 TEST_F(ApiRelayout, AllocatedArraysRecordTheCompilersLayout) {
   RunResult R = run({"alloc2d", "B", "100", "77", "cm", "trunc"});
   ASSERT_EQ(0, R.ExitCode) << R;
@@ -155,4 +155,14 @@ TEST_F(ApiRelayout, AllocatedArraysRecordTheCompilersLayout) {
   R = run({"alloc2d", "C", "100", "77", "cm", "check"});
   EXPECT_NE(0, R.ExitCode + R.Signal) << R;
   EXPECT_TRUE(contains(R.Err, "array 'C': its files hold data written without a file layout")) << R;
+  // Bytes in the order of the C array are its elements in row-major order:
+  // a module that stores the array row-major (every module under MPI, where
+  // the compiler records the element size for the ranks' joins) reads them
+  // as written, and the header records the shape from then on.
+  ASSERT_EQ(0, run({"plain2d", "D", "100", "77"}).ExitCode);
+  R = run({"alloc2d", "D", "100", "77", "rm", "check"});
+  EXPECT_EQ(0, R.ExitCode) << R;
+  R = run({"alloc2d", "D", "100", "77", "cm", "check"});
+  EXPECT_NE(0, R.ExitCode + R.Signal) << R;
+  EXPECT_TRUE(contains(R.Err, "array 'D': its files store 100x77 elements of 8 bytes in layout 0,1 (row-major)")) << R;
 }

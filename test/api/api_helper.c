@@ -18,6 +18,7 @@
  *   overfill NAME ROWS COLS                   attach one block more than the buffer
  *   stats NAME                                a run with known counters
  *   alloc-touch NAME BYTES OFFSET             touch iopoly_alloc memory directly
+ *   plain2d NAME ROWS COLS                    doubles in C order, no layout recorded
  *   alloc-plain NAME BYTES free|iopoly_free   plain C and libc (qsort, memcmp, memcpy) on
  *                                             iopoly_alloc memory, then free and verify the files
  *   alloc-threads NAME BYTES THREADS          several threads fault on one array at once
@@ -192,6 +193,23 @@ static int cmdAlloc2d(const char *Name, size_t Rows, size_t Cols, const char *La
   if (iopoly_free(P) != 0)
     return die("iopoly_free");
   printf("%s %zu elements\n", strcmp(What, "check") ? "wrote" : "checked", Rows * Cols);
+  return 0;
+}
+
+/* plain2d NAME ROWS COLS: what a program that knows no layout does (a
+ * module compiled without the layout pass, or by another compiler): a new
+ * iopoly_alloc array whose ROWSxCOLS doubles it writes in the order of the
+ * C array, its header left a byte view. */
+static int cmdPlain2d(const char *Name, size_t Rows, size_t Cols) {
+  double *P = iopoly_alloc_flags(Name, Rows * Cols * sizeof(double), IOPOLY_CREATE | IOPOLY_TRUNC);
+  if (!P)
+    return expected("iopoly_alloc");
+  for (size_t I = 0; I < Rows; ++I)
+    for (size_t J = 0; J < Cols; ++J)
+      P[I * Cols + J] = value2d(I, J);
+  if (iopoly_free(P) != 0)
+    return die("iopoly_free");
+  printf("wrote %zu elements\n", Rows * Cols);
   return 0;
 }
 
@@ -591,6 +609,8 @@ int main(int Argc, char **Argv) {
     return cmdLockConflict(A[1], arg(A[2]), arg(A[3]));
   if (!strcmp(Cmd, "alloc-touch") && Argc == 5)
     return cmdAllocTouch(A[1], arg(A[2]), arg(A[3]));
+  if (!strcmp(Cmd, "plain2d") && Argc == 5)
+    return cmdPlain2d(A[1], arg(A[2]), arg(A[3]));
   if (!strcmp(Cmd, "alloc-plain") && Argc == 5)
     return cmdAllocPlain(A[1], arg(A[2]), !strcmp(A[3], "free"));
   if (!strcmp(Cmd, "alloc-threads") && Argc == 5)
