@@ -327,13 +327,20 @@ struct TermRun {
 struct TileScratch {
   std::vector<uint64_t> Keys;
   std::vector<TermRun> Runs;
-  std::vector<size_t> At;
-  std::vector<std::pair<double, size_t>> Heap; ///< each term's next touch: (position, term)
+  std::vector<std::pair<size_t, size_t>> Heap; ///< each term's next touch: (its index in the term's list, term)
 };
 
 void touchTile(BandWalk &Out, const iopoly_band_term *Terms, uint32_t First, uint32_t Last, const uint64_t *Coord,
                uint32_t Dims, uint64_t Stripe, TileScratch &W) {
-  double All = 0, Outside = 0;
+  // Bytes placed and those outside the arrays, counted exactly (whole
+  // numbers: the same sums a double would hold, without a conversion and
+  // an addition through memory per run).
+  uint64_t All = 0, Outside = 0;
+  // Stripes are powers of two in practice: a shift, not a 64-bit division
+  // per run (the walk's hottest instructions).
+  const bool Pow2 = (Stripe & (Stripe - 1)) == 0;
+  const unsigned Shift = Pow2 ? static_cast<unsigned>(__builtin_ctzll(Stripe)) : 0;
+  auto stripeOf = [&](uint64_t Byte) { return Pow2 ? Byte >> Shift : Byte / Stripe; };
   // What a tile only writes (an initialisation fused with its use) is
   // taken to come first. Otherwise the loops inside a tile walk its arrays
   // together: the stripes of its terms are requested in turn, each term's
@@ -359,20 +366,23 @@ void touchTile(BandWalk &Out, const iopoly_band_term *Terms, uint32_t First, uin
         for (uint64_t I = 0; I < Inner; ++I) {
           int64_t Lo = Start + static_cast<int64_t>(O * T.outer_pitch + I * T.inner_pitch);
           int64_t Hi = Lo + static_cast<int64_t>(Run) - 1;
-          All += static_cast<double>(Run);
+          All += Run;
           if (Lo < 0)
             Lo = 0;
           if (T.bytes && Hi >= static_cast<int64_t>(T.bytes))
             Hi = static_cast<int64_t>(T.bytes) - 1;
-          Outside += static_cast<double>(Run) - static_cast<double>(std::max<int64_t>(0, Hi - Lo + 1));
+          Outside += Run - static_cast<uint64_t>(std::max<int64_t>(0, Hi - Lo + 1));
           if (Lo > Hi)
             continue;
-          for (uint64_t S = static_cast<uint64_t>(Lo) / Stripe; S <= static_cast<uint64_t>(Hi) / Stripe; ++S)
+          for (uint64_t S = stripeOf(static_cast<uint64_t>(Lo)), Last = stripeOf(static_cast<uint64_t>(Hi)); S <= Last;
+               ++S)
             W.Keys.push_back(Key | S);
         }
       if (W.Keys.size() > Begin)
         W.Runs.push_back({Begin, W.Keys.size()});
     }
+    if (W.Runs.empty())
+      continue;
     if (W.Runs.size() == 1) {
       for (uint64_t Key : W.Keys)
         Out.add(Key);
@@ -380,32 +390,45 @@ void touchTile(BandWalk &Out, const iopoly_band_term *Terms, uint32_t First, uin
     }
     // Merge the terms' lists by position in their own walk, (J + 0.5) / N
     // for the J-th of N; a tie goes to the earlier term. That is the order
-    // a stable sort by position gives, with a heap of the terms' next
-    // touches.
-    auto at = [&](size_t R, size_t J) {
-      return (static_cast<double>(J) + 0.5) / static_cast<double>(W.Runs[R].End - W.Runs[R].Begin);
+    // a stable sort by position gives: with lists of one length, turn by
+    // turn; otherwise with a heap of the terms' next touches, positions
+    // compared exactly as (2J + 1) * M against (2K + 1) * N.
+    size_t Len = W.Runs[0].End - W.Runs[0].Begin;
+    bool SameLength = true;
+    for (const TermRun &R : W.Runs)
+      SameLength &= R.End - R.Begin == Len;
+    if (SameLength) {
+      for (size_t J = 0; J < Len; ++J)
+        for (const TermRun &R : W.Runs)
+          Out.add(W.Keys[R.Begin + J]);
+      continue;
+    }
+    auto later = [&](const std::pair<size_t, size_t> &A, const std::pair<size_t, size_t> &B) {
+      // A = (J, R) comes after B = (K, S)
+      uint64_t LenA = W.Runs[A.second].End - W.Runs[A.second].Begin;
+      uint64_t LenB = W.Runs[B.second].End - W.Runs[B.second].Begin;
+      unsigned __int128 PosA = static_cast<unsigned __int128>(2 * A.first + 1) * LenB;
+      unsigned __int128 PosB = static_cast<unsigned __int128>(2 * B.first + 1) * LenA;
+      return PosA != PosB ? PosA > PosB : A.second > B.second;
     };
-    auto later = [](const std::pair<double, size_t> &A, const std::pair<double, size_t> &B) { return B < A; };
     W.Heap.clear();
     for (size_t R = 0; R < W.Runs.size(); ++R)
-      W.Heap.push_back({at(R, 0), R});
+      W.Heap.push_back({0, R});
     std::make_heap(W.Heap.begin(), W.Heap.end(), later);
-    W.At.assign(W.Runs.size(), 0);
     while (!W.Heap.empty()) {
       std::pop_heap(W.Heap.begin(), W.Heap.end(), later);
-      size_t R = W.Heap.back().second;
-      size_t J = W.At[R]++;
+      auto [J, R] = W.Heap.back();
       Out.add(W.Keys[W.Runs[R].Begin + J]);
       if (J + 1 < W.Runs[R].End - W.Runs[R].Begin) {
-        W.Heap.back().first = at(R, J + 1);
+        W.Heap.back().first = J + 1;
         std::push_heap(W.Heap.begin(), W.Heap.end(), later);
       } else {
         W.Heap.pop_back();
       }
     }
   }
-  Out.Bytes.All += All;
-  Out.Bytes.Outside += Outside;
+  Out.Bytes.All += static_cast<double>(All);
+  Out.Bytes.Outside += static_cast<double>(Outside);
 }
 
 /// Whether some of the terms [First, Last) apply to some tiles only along
