@@ -404,11 +404,12 @@ void touchTile(BandWalk &Out, const iopoly_band_term *Terms, uint32_t First, uin
       continue;
     }
     auto later = [&](const std::pair<size_t, size_t> &A, const std::pair<size_t, size_t> &B) {
-      // A = (J, R) comes after B = (K, S)
+      // A = (J, R) comes after B = (K, S). A tile's lists are far shorter
+      // than 2^31 touches (the walk's budget), so the products fit.
       uint64_t LenA = W.Runs[A.second].End - W.Runs[A.second].Begin;
       uint64_t LenB = W.Runs[B.second].End - W.Runs[B.second].Begin;
-      unsigned __int128 PosA = static_cast<unsigned __int128>(2 * A.first + 1) * LenB;
-      unsigned __int128 PosB = static_cast<unsigned __int128>(2 * B.first + 1) * LenA;
+      uint64_t PosA = (2 * static_cast<uint64_t>(A.first) + 1) * LenB;
+      uint64_t PosB = (2 * static_cast<uint64_t>(B.first) + 1) * LenA;
       return PosA != PosB ? PosA > PosB : A.second > B.second;
     };
     W.Heap.clear();
