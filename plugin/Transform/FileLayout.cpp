@@ -682,9 +682,8 @@ PreservedAnalyses FileLayoutPass::run(Module &M, ModuleAnalysisManager &MAM) {
         continue;
       }
       if (T.RecordRowMajor) {
-        SmallVector<unsigned, 4> RowMajor;
-        for (unsigned D = 0; D < T.F.rank(); ++D)
-          RowMajor.push_back(D);
+        SmallVector<unsigned, 4> RowMajor(T.F.rank());
+        std::iota(RowMajor.begin(), RowMajor.end(), 0u);
         noteAllocatedLayout(M, *T.Object, T.F, RowMajor);
         Changed = true;
       }
