@@ -9,7 +9,8 @@
 // enters unit u of an array right after unit u-1, the stripes of unit u+1
 // (the next set) are hinted to the I/O threads while unit u computes.
 // Threads that run tiles as tasks also hint, at a tile's first touch of an
-// array, the rest of the unit it touched (tileWalkTaskBegin). Prefetch
+// array, the rest of the unit it touched and the next unit
+// (tileWalkTaskBegin). Prefetch
 // accuracy (hints used / issued) is in the stats.
 //
 //===----------------------------------------------------------------------===//
@@ -36,8 +37,10 @@ void tileWalkBegin(uint64_t UnitBytes);
 /// that array's unit, so that the tile's requests wait in the queues of all
 /// its disks at once instead of one demand fetch after another (the
 /// forward-walk rule alone never fires when a thread's tiles are not
-/// consecutive).
-void tileWalkTaskBegin();
+/// consecutive), and, with \p LookAhead (the buffer holds another task
+/// beside the running ones), the next unit, which the next task needs when
+/// they are (one thread, or a policy that hands them out in order).
+void tileWalkTaskBegin(bool LookAhead);
 
 /// Stripe \p Stripe of \p A was just attached by lowered code.
 void tileWalkSeen(iopoly_array *A, size_t Stripe);

@@ -85,8 +85,9 @@ void finishCurrent(Team &T) {
   T.Wake.notify_all();
 }
 
-/// The next iteration of thread ThreadIndex, or -1 when none is left.
-int64_t takeNext(Team &T) {
+/// The next iteration of thread ThreadIndex, or -1 when none is left;
+/// \p Room: whether the buffer holds another task beside the running ones.
+int64_t takeNext(Team &T, bool &Room) {
   std::unique_lock<std::mutex> L(T.Mu);
   for (;;) {
     std::vector<uint32_t> Mine;
@@ -123,6 +124,7 @@ int64_t takeNext(Team &T) {
     T.Stats.DisksInUseMax = std::max(T.Stats.DisksInUseMax, InUse);
     T.Stats.MaxRunning = std::max(T.Stats.MaxRunning, T.Running);
     T.Stats.MaxPinned = std::max(T.Stats.MaxPinned, T.Pinned);
+    Room = !T.Capacity || T.Pinned + std::max<uint64_t>(1, S.Stripes) <= T.Capacity;
     return I;
   }
 }
@@ -212,11 +214,12 @@ extern "C" bool __iopoly_par_next(long *Lo, long *Hi) {
   if (!T)
     fatal("__iopoly_par_next outside a parallel loop");
   finishCurrent(*T);
-  int64_t I = takeNext(*T);
+  bool Room = false;
+  int64_t I = takeNext(*T, Room);
   if (I < 0)
     return false;
   Running = I;
-  tileWalkTaskBegin();
+  tileWalkTaskBegin(/*LookAhead=*/Room);
   *Lo = T->Start + static_cast<long>(I) * T->Incr;
   *Hi = *Lo + T->Incr;
   return true;

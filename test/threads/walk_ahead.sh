@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# walk_ahead.sh KERNEL_DIR - with -fplugin-arg-iopoly-threads=on, one
+# thread runs the tasks of a restructured loop in order, and their tile
+# walk must prefetch as the sequential build's does: each task hints the
+# rest of its unit and the next one (runtime/lowered/TileWalk.h). Before,
+# a task hinted only its own unit, so the next task's stripes were demand
+# fetched, each waited for: bench/kernels/sweeps.c (8 disks, 4 KiB
+# stripes, a buffer of 1/8 of its data, as bench/threads runs it) took
+# 1.9x the sequential build's modeled I/O. Checks, on the hdd model at one
+# thread: same output as mode=off, at least 3/4 as many hinted stripes
+# fetched as the sequential build, at most 1.3x its modeled I/O seconds.
+# Environment: IOPOLY_BIN (build/bin), WORK (scratch dir).
+#
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+set -euo pipefail
+kernels=$1
+work=${WORK:?}/walk-ahead
+rm -rf "$work" && mkdir -p "$work"
+common=(-O2 -I"$kernels" "$kernels/sweeps.c") # N=768: 4.5 MiB, as in bench/threads
+"$IOPOLY_BIN/iopoly-clang" "${common[@]}" -fplugin-arg-iopoly-mode=off -o "$work/ref"
+"$IOPOLY_BIN/iopoly-clang" "${common[@]}" -fplugin-arg-iopoly-mode=dro-wp -o "$work/seq"
+"$IOPOLY_BIN/iopoly-clang" "${common[@]}" -fplugin-arg-iopoly-mode=dro-wp -fplugin-arg-iopoly-threads=on \
+  -o "$work/tasks"
+"$work/ref" > "$work/ref.out"
+for build in seq tasks; do
+  rm -rf "$work/data"
+  env IOPOLY_THREADS=1 IOPOLY_DIR="$work/data" IOPOLY_DISKS=8 IOPOLY_STRIPE=4K IOPOLY_BUFFER=576K \
+      IOPOLY_DISK_MODEL=hdd IOPOLY_DIRECT=off IOPOLY_PROGRESS=0 IOPOLY_STATS="$work/$build.json" \
+      "$work/$build" > "$work/$build.out"
+  cmp "$work/ref.out" "$work/$build.out" || { echo "walk_ahead.sh: $build differs from mode=off" >&2; exit 1; }
+done
+python3 - "$work/seq.json" "$work/tasks.json" <<'PY'
+import json, sys
+seq, tasks = (json.load(open(p)) for p in sys.argv[1:3])
+hs, ht = seq["prefetch"]["issued"], tasks["prefetch"]["issued"]
+ms, mt = seq["modeled_io_seconds"], tasks["modeled_io_seconds"]
+print(f"sweeps at one thread: {ht} hinted stripes fetched with tasks, {hs} without; modeled I/O {mt:.3f} s, {ms:.3f} s")
+if hs == 0 or 4 * ht < 3 * hs:
+    sys.exit("walk_ahead.sh: the tasks' walk prefetches fewer than 3/4 of the stripes the sequential walk does")
+if mt > 1.3 * ms:
+    sys.exit("walk_ahead.sh: the tasks at one thread take more than 1.3x the sequential modeled I/O")
+PY
