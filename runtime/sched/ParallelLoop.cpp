@@ -15,8 +15,12 @@
 
 #include <algorithm>
 #include <condition_variable>
+#include <functional>
+#include <map>
 #include <mutex>
 #include <thread>
+
+#include <pthread.h>
 
 namespace iopoly::sched {
 
@@ -35,6 +39,8 @@ struct Team {
   uint64_t Capacity = 0;
   uint64_t WalkUnit = 0; // the forking thread's tile walk (lowered/TileWalk.h)
   std::vector<unsigned> Owner;
+  std::vector<uint32_t> MapOf; // each task's disk map, numbered
+  uint32_t NumMaps = 0;
 
   std::mutex Mu;
   std::condition_variable Wake;
@@ -45,7 +51,8 @@ struct Team {
   uint64_t Pinned = 0;
   unsigned Running = 0;
   RunTotals Stats;
-  std::vector<std::thread> Workers;
+  bool Pooled = false;              // the helpers are the pool's
+  std::vector<std::thread> Workers; // or threads of their own
   // Modeled time (ModelClocks.h): the caller's clock when the loop started,
   // the latest end of an iteration, and the latest clock of a helper.
   // Iterations go to threads as they come free in real time, not in the
@@ -61,6 +68,72 @@ struct Team {
   unsigned OuterIndex = 0;
   int64_t OuterRunning = -1;
 };
+
+/// Helper threads kept from one parallel loop to the next: starting seven
+/// threads for each of the sweeps kernel's 1,152 loops (8 threads) was
+/// much of its wall time. One loop at a time uses it; a loop that starts
+/// while another runs (the program's own threads) starts threads of its
+/// own.
+class HelperPool {
+public:
+  /// Runs \p Job(K) on helpers K = 1 .. \p N - 1; false if the pool is in
+  /// use (nothing is run then).
+  bool start(unsigned N, std::function<void(unsigned)> Job) {
+    std::unique_lock<std::mutex> L(Mu);
+    if (Busy)
+      return false;
+    Busy = true;
+    this->Job = std::move(Job);
+    Helpers = N - 1;
+    Pending = Helpers;
+    ++Generation;
+    while (Threads < Helpers) {
+      std::thread(&HelperPool::loop, this, ++Threads).detach();
+    }
+    Wake.notify_all();
+    return true;
+  }
+  /// Waits for the helpers of the last start to finish their jobs.
+  void wait() {
+    std::unique_lock<std::mutex> L(Mu);
+    Done.wait(L, [&] { return Pending == 0; });
+    Job = nullptr;
+    Busy = false;
+  }
+
+private:
+  void loop(unsigned K) {
+    uint64_t Seen = 0;
+    std::unique_lock<std::mutex> L(Mu);
+    for (;;) {
+      Wake.wait(L, [&] { return Generation != Seen; });
+      Seen = Generation;
+      if (K > Helpers)
+        continue;
+      std::function<void(unsigned)> &Run = Job;
+      L.unlock();
+      Run(K);
+      L.lock();
+      if (--Pending == 0)
+        Done.notify_all();
+    }
+  }
+
+  std::mutex Mu;
+  std::condition_variable Wake, Done;
+  std::function<void(unsigned)> Job;
+  uint64_t Generation = 0;
+  unsigned Threads = 0, Helpers = 0, Pending = 0;
+  bool Busy = false;
+};
+
+/// The pool, never destroyed: its idle threads wait until the process
+/// ends. A child of fork() gets a new one (the parent's threads are not in
+/// the child).
+HelperPool *Pool = [] {
+  pthread_atfork(nullptr, nullptr, [] { Pool = new HelperPool; });
+  return new HelperPool;
+}();
 
 thread_local Team *Current = nullptr;
 thread_local unsigned ThreadIndex = 0;
@@ -92,14 +165,29 @@ int64_t takeNext(Team &T, bool &Room) {
   for (;;) {
     std::vector<uint32_t> Mine;
     bool Left = false;
+    // Of the ready tasks with one disk map, only the first (the policies
+    // take the lowest index among equals), and the scan stops once every
+    // map has one: a loop's units repeat their maps every few iterations,
+    // and choosing among all of them each time was a third of the sweeps
+    // kernel's time at 8 threads (1,152 loops of about 290 iterations).
+    std::vector<char> Have(T.NumMaps, 0);
+    uint32_t Had = 0;
     for (uint32_t I : T.Ready) {
       if (!T.Owner.empty() && T.Owner[I] != ThreadIndex)
         continue;
       Left = true;
-      uint64_t Need = std::max<uint64_t>(1, T.Graph.Tasks[I].Stripes);
+      const SetTask &S = T.Graph.Tasks[I];
+      uint64_t Need = std::max<uint64_t>(1, S.Stripes);
       if (T.Running && T.Capacity && T.Pinned + Need > T.Capacity)
         continue;
+      char &Taken = Have[T.MapOf[I]];
+      if (Taken)
+        continue;
+      Taken = 1;
+      ++Had;
       Mine.push_back(I);
+      if (Had == T.NumMaps)
+        break;
     }
     if (!Left)
       return -1;
@@ -177,6 +265,16 @@ extern "C" void __iopoly_par_start(void (*Fn)(void *), void *Data, unsigned, lon
     }
     T->Ready.push_back(static_cast<uint32_t>(I));
   }
+  std::map<std::vector<uint64_t>, uint32_t> Numbered;
+  T->MapOf.resize(N);
+  for (uint64_t I = 0; I < N; ++I) {
+    const DiskMap &M = T->Graph.Tasks[I].Disks;
+    std::vector<uint64_t> Key(M.numWords());
+    for (size_t W = 0; W < Key.size(); ++W)
+      Key[W] = M.word(W);
+    T->MapOf[I] = Numbered.emplace(std::move(Key), static_cast<uint32_t>(Numbered.size())).first->second;
+  }
+  T->NumMaps = static_cast<uint32_t>(Numbered.size());
   T->Last.resize(T->Threads);
   if (T->Kind == Policy::Naive)
     T->Owner = contiguousShares(N, T->Threads);
@@ -187,23 +285,26 @@ extern "C" void __iopoly_par_start(void (*Fn)(void *), void *Data, unsigned, lon
   // Every thread walks the region's units as the forking thread does, each
   // task a tile (its stripes hinted as it enters them).
   T->WalkUnit = TileWalkUnit;
-  for (unsigned K = 1; K < T->Threads; ++K)
-    T->Workers.emplace_back([T, K] {
-      Current = T;
-      ThreadIndex = K;
-      Running = -1;
-      tileWalkBegin(T->WalkUnit);
-      T->Model->enterThread(T->Forked);
-      T->Fn(T->Data);
-      finishCurrent(*T);
-      tileWalkBegin(0);
-      double Clock = T->Model->leaveThread();
-      {
-        std::lock_guard<std::mutex> L(T->Mu);
-        T->Joined = std::max(T->Joined, Clock);
-      }
-      Current = nullptr;
-    });
+  auto Helper = [T](unsigned K) {
+    Current = T;
+    ThreadIndex = K;
+    Running = -1;
+    tileWalkBegin(T->WalkUnit);
+    T->Model->enterThread(T->Forked);
+    T->Fn(T->Data);
+    finishCurrent(*T);
+    tileWalkBegin(0);
+    double Clock = T->Model->leaveThread();
+    {
+      std::lock_guard<std::mutex> L(T->Mu);
+      T->Joined = std::max(T->Joined, Clock);
+    }
+    Current = nullptr;
+  };
+  if (T->Threads > 1)
+    T->Pooled = Pool->start(T->Threads, Helper);
+  for (unsigned K = 1; K < T->Threads && !T->Pooled; ++K)
+    T->Workers.emplace_back(Helper, K);
   Current = T;
   ThreadIndex = 0;
   Running = -1;
@@ -235,6 +336,8 @@ extern "C" void __iopoly_par_end(void) {
   if (!T)
     fatal("__iopoly_par_end outside a parallel loop");
   finishCurrent(*T);
+  if (T->Pooled)
+    Pool->wait();
   for (std::thread &W : T->Workers)
     W.join();
   T->Model->waitUntil(T->Joined);
