@@ -94,6 +94,8 @@ void tileWalkSeen(iopoly_array *A, size_t Stripe) {
   bool Next = !FirstInTask && Unit == Slot->Unit + 1;
   Slot->Task = Task;
   Slot->Unit = Unit;
+  if (!Task && !Next)
+    return; // not a forward walk over units: no guess
   // The hints of an array whose hinted stripes are pushed out before they
   // are used (the walk stays long in each unit while other arrays stream
   // through the buffer: gemm's A) cost a fetch each and put their requests
@@ -103,7 +105,7 @@ void tileWalkSeen(iopoly_array *A, size_t Stripe) {
   bool LookAhead = !(Wasted > 2 && Wasted * 8 > Used);
   size_t NextFirst = static_cast<size_t>((Unit + 1) * TileWalkUnit / S);
   size_t NextEnd = static_cast<size_t>(((Unit + 2) * TileWalkUnit + S - 1) / S);
-  if (Task && !Next) {
+  if (!Next) {
     // A task's tile entered a unit out of a forward walk (its first touch
     // of the array, or a jump): the rest of that unit, and, where the
     // buffer holds another task beside the running ones, the next unit,
@@ -115,10 +117,9 @@ void tileWalkSeen(iopoly_array *A, size_t Stripe) {
       hintOnce(RT, *Slot, NextFirst, NextEnd);
     return;
   }
-  if (!Next || !LookAhead)
-    return; // not a forward walk over units: no guess
   // Hint unit + 1, at most an eighth of the buffer.
-  (void)hint(RT, A, NextFirst, NextEnd);
+  if (LookAhead)
+    (void)hint(RT, A, NextFirst, NextEnd);
 }
 
 } // namespace iopoly

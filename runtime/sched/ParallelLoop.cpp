@@ -18,6 +18,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <system_error>
 #include <thread>
 
 #include <pthread.h>
@@ -87,9 +88,8 @@ public:
     Helpers = N - 1;
     Pending = Helpers;
     ++Generation;
-    while (Threads < Helpers) {
-      std::thread(&HelperPool::loop, this, ++Threads).detach();
-    }
+    for (; Threads < Helpers; ++Threads)
+      std::thread(&HelperPool::loop, this, Threads + 1).detach();
     Wake.notify_all();
     return true;
   }
@@ -301,10 +301,16 @@ extern "C" void __iopoly_par_start(void (*Fn)(void *), void *Data, unsigned, lon
     }
     Current = nullptr;
   };
-  if (T->Threads > 1)
-    T->Pooled = Pool->start(T->Threads, Helper);
-  for (unsigned K = 1; K < T->Threads && !T->Pooled; ++K)
-    T->Workers.emplace_back(Helper, K);
+  try {
+    if (T->Threads > 1)
+      T->Pooled = Pool->start(T->Threads, Helper);
+    for (unsigned K = 1; K < T->Threads && !T->Pooled; ++K)
+      T->Workers.emplace_back(Helper, K);
+  } catch (const std::system_error &E) {
+    // The tasks are shared out among all the threads: the loop cannot run
+    // on fewer.
+    fatal(format("cannot start the %u threads of a parallel loop (IOPOLY_THREADS): %s", T->Threads, E.what()));
+  }
   Current = T;
   ThreadIndex = 0;
   Running = -1;
