@@ -105,6 +105,33 @@ TEST(TileReplay, TheShallowestDepthThatFitsIsReplayed) {
   EXPECT_EQ(replayModel(Tab, 0, S, 16).Need, 2u);
 }
 
+TEST(TileReplay, TermsOfOneArrayMovingAlikeKeepTheirCommonSpan) {
+  // A stencil's tile (32 rows of 32 KiB) reads rows r-1..r+1 and writes row
+  // r of one array: the read runs and the written ones lie in one band of
+  // 34 rows. Counted apart they looked twice their size (jacobi-2d's tiles
+  // of 32 were replayed a depth too deep).
+  constexpr uint64_t Row = 8 * S, Rows = 64;
+  Table T;
+  T.version();
+  T.band(0, {Rows / 32});
+  T.term(0, -static_cast<int64_t>(Row), {static_cast<int64_t>(32 * Row)}, 32, 3 * Row, Row, Rows * Row,
+         /*Writes=*/false, /*Reads=*/true);
+  T.term(0, 0, {static_cast<int64_t>(32 * Row)}, 32, Row, Row, Rows * Row);
+  iopoly_tile_table Tab = T.table();
+  uint64_t Need;
+  ASSERT_TRUE(modelFits(Tab, 0, S, 400, Need));
+  EXPECT_EQ(Need, 34u * 8 + 1); // the common span (34 rows), not 273 + 257
+  // Terms that move differently (a transpose's write) stay counted apart.
+  Table U;
+  U.version();
+  U.band(0, {Rows / 32});
+  U.term(0, 0, {static_cast<int64_t>(32 * Row)}, 32, Row, Row, Rows * Row, false, true);
+  U.term(0, 0, {static_cast<int64_t>(Row)}, 32, Row, Row, Rows * Row);
+  iopoly_tile_table UTab = U.table();
+  ASSERT_TRUE(modelFits(UTab, 0, S, 1000, Need));
+  EXPECT_EQ(Need, 2u * (32 * 8 + 1));
+}
+
 TEST(TileReplay, ASecondNestFetchesWhatWasWrittenBack) {
   Table T;
   T.version();
