@@ -260,6 +260,9 @@ def render(raw, out):
     add(f"* Machine: {mach.get('cpu', '?')}, {mach.get('nproc', '?')} cores, {mach.get('memory', '?')}; "
         f"{mach.get('clang', '')}; commit `{mach.get('git_commit', '?')}`"
         + (f" (uncommitted changes in {', '.join(mach['git_dirty'])})" if mach.get("git_dirty") else "") + ".")
+    later = [f"{e['kernel']} {e['size']} at `{e['commit']}`" for e in raw["kernels"] if e.get("commit")]
+    if later:
+        add(f"* **Measured again later** (`--resume` with another build; every mode of the kernel): {', '.join(later)}.")
     add("* Sources: each kernel's `init_array`, `kernel_*` and `print_array` get `#pragma iopoly disk_resident` "
         "naming their array parameters, and `polybench_alloc_data` is routed to `iopoly_alloc` "
         "(`bench/polybench/prepare.py`); `-DPOLYBENCH_DUMP_ARRAYS`. The reference is the same source built with "

@@ -235,6 +235,8 @@ def run_all(cfg, resume):
     def save(entry=None):
         with lock:
             if entry is not None:
+                if other:
+                    entry["commit"] = commit["git_commit"] + (" (uncommitted changes)" if commit["git_dirty"] else "")
                 raw["kernels"].append(entry)
                 # Kernels finish out of order with --jobs: keep config order.
                 raw["kernels"].sort(key=lambda e: order.get((e["kernel"], e["size"]), len(order)))
@@ -247,6 +249,10 @@ def run_all(cfg, resume):
             os.replace(tmp, raw_path)
 
     raw["seconds_before"] = raw.get("seconds", 0)
+    # Kernels added by --resume at another commit than the run's say so.
+    commit = common.machine_info(cfg.build, cfg.work)
+    same = ("git_commit", "git_dirty", "plugin_sha256", "runtime_sha256")
+    other = any(commit[k] != raw["machine"].get(k) for k in same)
     done = {(e["kernel"], e["size"]) for e in raw["kernels"]}
     todo = [(size, kernel) for size in cfg.sizes for kernel in cfg.kernels
             if (prepare.kernel_name(kernel), size) not in done]
