@@ -273,7 +273,9 @@ def machine_info(build, workdir, git_paths=("plugin", "runtime", "include", "ben
             "clang": clang.splitlines()[0] if clang else "",
             "workdir_fs": fs[-1].split()[1] if len(fs) > 1 else "", "python": platform.python_version(),
             "git_commit": out(["git", "rev-parse", "--short", "HEAD"]),
-            "git_dirty": [l[3:] for l in out(["git", "status", "--porcelain", "--", *git_paths]).splitlines()],
+            # Results being written (bench/results) are not the code measured.
+            "git_dirty": [l[3:] for l in out(["git", "status", "--porcelain", "--", *git_paths,
+                                              ":(exclude)bench/results"]).splitlines()],
             "plugin_sha256": file_hash(os.path.join(build, "lib", "IOPoly.so")),
             "runtime_sha256": file_hash(os.path.join(build, "lib", "libiopoly.so"))}
 

@@ -86,7 +86,14 @@ def main(argv=None):
     common.log(f"PolyBench: {len(args.kernels)} kernels x {', '.join(args.sizes)} x stripes {', '.join(args.stripes)} x "
                f"buffers {', '.join(args.buffers)} x modes {', '.join(args.modes)}; work in {args.workdir}")
     raw = run.run_all(cfg, args.resume)
-    raw["argv"] = rerun_options(argv if argv is not None else sys.argv[1:], args.polybench)
+    options = rerun_options(argv if argv is not None else sys.argv[1:], args.polybench)
+    if args.resume and raw.get("argv"):
+        # The page's command stays the whole run's; kernels measured again
+        # are listed with theirs.
+        if options != raw["argv"]:
+            raw.setdefault("resumed_argv", []).append(options)
+    else:
+        raw["argv"] = options
     with open(os.path.join(args.out, "raw", "polybench.json"), "w") as f:
         json.dump(raw, f, indent=1)
     report.render(raw, args.out)

@@ -235,6 +235,10 @@ def render(raw, out):
         "`python3 -m bench.polybench`; `--render-only` re-renders this page and the plots from "
         "[`raw/polybench.json`](raw/polybench.json)). This run: started {0}, finished {1}, {2:.0f} minutes.".format(
             raw.get("started", "?"), raw.get("finished", "?"), raw.get("seconds", 0) / 60))
+    for again in raw.get("resumed_argv", []):
+        add("")
+        add(f"Kernels measured again: `scripts/bench-polybench.sh <polybench-4.2.1-dir> {' '.join(again)} --resume` "
+            "(the run's entries for those kernels removed from the raw data first; see Setup).")
     add("")
     add("## What ran, and what did not")
     add("")
