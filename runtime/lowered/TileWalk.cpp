@@ -23,6 +23,15 @@ struct Seen {
   uint64_t Used = 0, Wasted = 0; ///< the array's hint counters when the walk began
   uint64_t Task = 0;             ///< the task in which the array was last seen
   size_t HintFirst = 0, HintEnd = 0; ///< the run of stripes its tasks hinted last
+  /// Streams of a sequential walk in the array (syr2k reads rows i and j
+  /// of A in step): the furthest stripe each touched and where its
+  /// read-ahead stopped.
+  struct Stream {
+    size_t Max = ~size_t(0) - 1, AheadEnd = 0;
+  };
+  static constexpr int NumStreams = 4;
+  Stream Streams[NumStreams];
+  int NextStream = 0;
 };
 constexpr int Slots = 8;
 thread_local Seen Last[Slots];
@@ -32,6 +41,17 @@ thread_local uint64_t Task = 0;
 thread_local uint64_t Tasks = 0;
 /// Whether the task may hint the next unit too.
 thread_local bool TaskLookAhead = false;
+
+/// Whether the walk may hint ahead in the array of \p Slot: not where its
+/// hinted stripes are pushed out before they are used (the walk stays long
+/// in each unit while other arrays stream through the buffer: gemm's A);
+/// they cost a fetch each and put their requests between the tile's own on
+/// the same disks.
+bool lookAhead(const Seen &Slot, uint64_t WastedPerUsed = 8) {
+  uint64_t Used = Slot.A->HintsUsed.load(std::memory_order_relaxed) - Slot.Used;
+  uint64_t Wasted = Slot.A->HintsWasted.load(std::memory_order_relaxed) - Slot.Wasted;
+  return !(Wasted > 2 && Wasted * WastedPerUsed > Used);
+}
 
 /// Hints stripes [First, End) of \p A, at most an eighth of the buffer;
 /// returns where it stopped.
@@ -89,6 +109,34 @@ void tileWalkSeen(iopoly_array *A, size_t Stripe) {
     *Slot = {A, Unit, A->HintsUsed.load(std::memory_order_relaxed), A->HintsWasted.load(std::memory_order_relaxed),
              Task};
   }
+  if (!Task) {
+    // A sequential walk reading an array stripe after stripe inside units
+    // larger than a few stripes (syr2k's data tiles walk the rows of A and
+    // B they read in step, 16 stripes a unit) gets ahead of it; the unit
+    // rule below fires only where a unit begins.
+    Seen::Stream *St = nullptr;
+    // A stream goes forward a stripe at a time; a row that straddles two
+    // stripes goes back and forth between them and is no new ground.
+    for (Seen::Stream &X : Slot->Streams)
+      if (Stripe + 1 >= X.Max && Stripe <= X.Max + 1)
+        St = &X;
+    if (!St) {
+      St = &Slot->Streams[Slot->NextStream];
+      Slot->NextStream = (Slot->NextStream + 1) % Seen::NumStreams;
+      *St = Seen::Stream();
+      St->Max = Stripe;
+    }
+    bool Streak = Stripe == St->Max + 1;
+    St->Max = std::max(St->Max, Stripe);
+    // Its hints go on while at most a third of the array's are wasted (the
+    // unit rule's stop at an eighth: syr2k's rows of A and B then got none).
+    if (Streak && lookAhead(*Slot, 2)) {
+      size_t From = std::max(Stripe + 1, St->AheadEnd);
+      size_t Window = std::max<size_t>(1, RT->config().bufferFrames() / 16);
+      if (From < Stripe + 1 + Window)
+        St->AheadEnd = hint(RT, A, From, Stripe + 1 + Window);
+    }
+  }
   if (!FirstInTask && Unit == Slot->Unit)
     return;
   bool Next = !FirstInTask && Unit == Slot->Unit + 1;
@@ -96,13 +144,7 @@ void tileWalkSeen(iopoly_array *A, size_t Stripe) {
   Slot->Unit = Unit;
   if (!Task && !Next)
     return; // not a forward walk over units: no guess
-  // The hints of an array whose hinted stripes are pushed out before they
-  // are used (the walk stays long in each unit while other arrays stream
-  // through the buffer: gemm's A) cost a fetch each and put their requests
-  // between the tile's own on the same disks: no look-ahead for it.
-  uint64_t Used = A->HintsUsed.load(std::memory_order_relaxed) - Slot->Used;
-  uint64_t Wasted = A->HintsWasted.load(std::memory_order_relaxed) - Slot->Wasted;
-  bool LookAhead = !(Wasted > 2 && Wasted * 8 > Used);
+  bool LookAhead = lookAhead(*Slot);
   size_t NextFirst = static_cast<size_t>((Unit + 1) * TileWalkUnit / S);
   size_t NextEnd = static_cast<size_t>(((Unit + 2) * TileWalkUnit + S - 1) / S);
   if (!Next) {
