@@ -237,8 +237,9 @@ def render(raw, out):
             raw.get("started", "?"), raw.get("finished", "?"), raw.get("seconds", 0) / 60))
     for again in raw.get("resumed_argv", []):
         add("")
-        add(f"Kernels measured again: `scripts/bench-polybench.sh <polybench-4.2.1-dir> {' '.join(again)} --resume` "
-            "(the run's entries for those kernels removed from the raw data first; see Setup).")
+        add(f"Kernels added later: `scripts/bench-polybench.sh <polybench-4.2.1-dir> {' '.join(again)} --resume` "
+            "(it keeps the kernels already in the raw data: one measured again had its entry removed first; "
+            "see Setup).")
     add("")
     add("## What ran, and what did not")
     add("")

@@ -219,13 +219,16 @@ def run_kernel(cfg, kernel, size, save):
 def run_all(cfg, resume):
     raw_path = os.path.join(cfg.out, "raw", "polybench.json")
     raw = None
+    machine = common.machine_info(cfg.build, cfg.work)
     if resume and os.path.exists(raw_path):
         with open(raw_path) as f:
             raw = json.load(f)
     if raw is None:
         raw = {"config": cfg.describe(), "started": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
-               "machine": common.machine_info(cfg.build, cfg.work), "kernels": [],
-               "load_start": os.getloadavg()}
+               "machine": machine, "kernels": [], "load_start": os.getloadavg()}
+    # Kernels added by --resume with another build than the run's say so.
+    build = ("git_commit", "git_dirty", "plugin_sha256", "runtime_sha256")
+    other = any(machine[k] != raw["machine"].get(k) for k in build)
     os.makedirs(os.path.dirname(raw_path), exist_ok=True)
     t0 = time.monotonic()
     lock = threading.Lock()
@@ -237,9 +240,9 @@ def run_all(cfg, resume):
         with lock:
             if entry is not None:
                 if other:
-                    entry["commit"] = commit["git_commit"] + (" (uncommitted changes)" if commit["git_dirty"] else "")
+                    entry["commit"] = machine["git_commit"] + (" (uncommitted changes)" if machine["git_dirty"] else "")
                 raw["kernels"].append(entry)
-                # Kernels finish out of order with --jobs: keep config order.
+                # Kernels finish out of order with --jobs: keep PolyBench's order.
                 raw["kernels"].sort(key=lambda e: order.get((e["kernel"], e["size"]), len(order)))
             raw["seconds"] = raw.get("seconds_before", 0) + time.monotonic() - t0
             raw["finished"] = time.strftime("%Y-%m-%d %H:%M:%S %Z")
@@ -250,10 +253,6 @@ def run_all(cfg, resume):
             os.replace(tmp, raw_path)
 
     raw["seconds_before"] = raw.get("seconds", 0)
-    # Kernels added by --resume at another commit than the run's say so.
-    commit = common.machine_info(cfg.build, cfg.work)
-    same = ("git_commit", "git_dirty", "plugin_sha256", "runtime_sha256")
-    other = any(commit[k] != raw["machine"].get(k) for k in same)
     done = {(e["kernel"], e["size"]) for e in raw["kernels"]}
     todo = [(size, kernel) for size in cfg.sizes for kernel in cfg.kernels
             if (prepare.kernel_name(kernel), size) not in done]

@@ -27,7 +27,7 @@ struct Seen {
   /// of A in step): the furthest stripe each touched and where its
   /// read-ahead stopped.
   struct Stream {
-    size_t Max = ~size_t(0) - 1, AheadEnd = 0;
+    size_t Max = ~size_t(0) - 1, AheadEnd = 0; ///< Max: no stripe matches an unused stream
   };
   static constexpr int NumStreams = 4;
   Stream Streams[NumStreams];
@@ -106,8 +106,12 @@ void tileWalkSeen(iopoly_array *A, size_t Stripe) {
   if (!Slot) {
     Slot = &Last[NextSlot];
     NextSlot = (NextSlot + 1) % Slots;
-    *Slot = {A, Unit, A->HintsUsed.load(std::memory_order_relaxed), A->HintsWasted.load(std::memory_order_relaxed),
-             Task};
+    *Slot = Seen();
+    Slot->A = A;
+    Slot->Unit = Unit;
+    Slot->Used = A->HintsUsed.load(std::memory_order_relaxed);
+    Slot->Wasted = A->HintsWasted.load(std::memory_order_relaxed);
+    Slot->Task = Task;
   }
   if (!Task) {
     // A sequential walk reading an array stripe after stripe inside units

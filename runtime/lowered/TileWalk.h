@@ -8,9 +8,10 @@
 // path of lowered accesses reports the stripes it attaches; when a walk
 // enters unit u of an array right after unit u-1, the stripes of unit u+1
 // (the next set) are hinted to the I/O threads while unit u computes.
-// Inside units, each of a few streams per array that goes forward a
-// stripe at a time (the rows a tile reads again, such as syr2k's rows of
-// A and B) hints the next sixteenth of the buffer ahead of it.
+// Inside units, in a sequential walk (not yet in tasks), each of a few
+// streams per array that goes forward a stripe at a time (the rows a tile
+// reads again, such as syr2k's rows of A and B) hints the next sixteenth
+// of the buffer ahead of it.
 // Threads that run tiles as tasks also hint, at a tile's first touch of an
 // array, the rest of the unit it touched and the next unit
 // (tileWalkTaskBegin). Prefetch
