@@ -41,6 +41,8 @@ thread_local uint64_t Task = 0;
 thread_local uint64_t Tasks = 0;
 /// Whether the task may hint the next unit too.
 thread_local bool TaskLookAhead = false;
+/// Tasks running when this thread's task began, itself included.
+thread_local unsigned TaskRunning = 1;
 
 /// Whether the walk may hint ahead in the array of \p Slot: not where its
 /// hinted stripes are pushed out before they are used (the walk stays long
@@ -87,9 +89,10 @@ void tileWalkBegin(uint64_t UnitBytes) {
     S = Seen();
 }
 
-void tileWalkTaskBegin(bool LookAhead) {
+void tileWalkTaskBegin(bool LookAhead, unsigned Running) {
   Task = ++Tasks;
   TaskLookAhead = LookAhead;
+  TaskRunning = std::max(1u, Running);
 }
 
 void tileWalkSeen(iopoly_array *A, size_t Stripe) {
@@ -113,11 +116,14 @@ void tileWalkSeen(iopoly_array *A, size_t Stripe) {
     Slot->Wasted = A->HintsWasted.load(std::memory_order_relaxed);
     Slot->Task = Task;
   }
-  if (!Task) {
-    // A sequential walk reading an array stripe after stripe inside units
-    // larger than a few stripes (syr2k's data tiles walk the rows of A and
-    // B they read in step, 16 stripes a unit) gets ahead of it; the unit
-    // rule below fires only where a unit begins.
+  // A walk reading an array stripe after stripe inside units larger than a
+  // few stripes (syr2k's data tiles walk the rows of A and B they read in
+  // step, 16 stripes a unit) gets ahead of it; the unit rule below fires
+  // only where a unit begins. A task does so when it runs alone or the
+  // buffer holds another task beside the running ones, by its share of the
+  // window: read-ahead beyond that pushed out the stripes of the tasks
+  // beside it (transpose at 1/32 of its data, 4 threads: 5x the fetches).
+  if (!Task || TaskRunning == 1 || TaskLookAhead) {
     Seen::Stream *St = nullptr;
     // A stream goes forward a stripe at a time; a row that straddles two
     // stripes goes back and forth between them and is no new ground.
@@ -136,7 +142,7 @@ void tileWalkSeen(iopoly_array *A, size_t Stripe) {
     // unit rule's stop at an eighth: syr2k's rows of A and B then got none).
     if (Streak && lookAhead(*Slot, 2)) {
       size_t From = std::max(Stripe + 1, St->AheadEnd);
-      size_t Window = std::max<size_t>(1, RT->config().bufferFrames() / 16);
+      size_t Window = std::max<size_t>(1, RT->config().bufferFrames() / 16 / (Task ? TaskRunning : 1));
       if (From < Stripe + 1 + Window)
         St->AheadEnd = hint(RT, A, From, Stripe + 1 + Window);
     }

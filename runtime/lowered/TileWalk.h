@@ -8,10 +8,10 @@
 // path of lowered accesses reports the stripes it attaches; when a walk
 // enters unit u of an array right after unit u-1, the stripes of unit u+1
 // (the next set) are hinted to the I/O threads while unit u computes.
-// Inside units, in a sequential walk (not yet in tasks), each of a few
-// streams per array that goes forward a stripe at a time (the rows a tile
-// reads again, such as syr2k's rows of A and B) hints the next sixteenth
-// of the buffer ahead of it.
+// Inside units, each of a few streams per array that goes forward a stripe
+// at a time (the rows a tile reads again, such as syr2k's rows of A and B)
+// hints the next sixteenth of the buffer ahead of it; a task shares that
+// window with the tasks running beside it.
 // Threads that run tiles as tasks also hint, at a tile's first touch of an
 // array, the rest of the unit it touched and the next unit
 // (tileWalkTaskBegin). Prefetch
@@ -44,7 +44,10 @@ void tileWalkBegin(uint64_t UnitBytes);
 /// consecutive), and, with \p LookAhead (the buffer holds another task
 /// beside the running ones), the next unit, which the next task needs when
 /// they are (one thread, or a policy that hands them out in order).
-void tileWalkTaskBegin(bool LookAhead);
+/// \p Running tasks run now, this one included: the task's streams read
+/// ahead only when it runs alone or the buffer has room for another task,
+/// each by its share of the window.
+void tileWalkTaskBegin(bool LookAhead, unsigned Running);
 
 /// Stripe \p Stripe of \p A was just attached by lowered code.
 void tileWalkSeen(iopoly_array *A, size_t Stripe);

@@ -159,8 +159,9 @@ void finishCurrent(Team &T) {
 }
 
 /// The next iteration of thread ThreadIndex, or -1 when none is left;
-/// \p Room: whether the buffer holds another task beside the running ones.
-int64_t takeNext(Team &T, bool &Room) {
+/// \p Room: whether the buffer holds another task beside the running ones;
+/// \p RunningNow: the tasks running, the one taken included.
+int64_t takeNext(Team &T, bool &Room, unsigned &RunningNow) {
   std::unique_lock<std::mutex> L(T.Mu);
   for (;;) {
     std::vector<uint32_t> Mine;
@@ -213,6 +214,7 @@ int64_t takeNext(Team &T, bool &Room) {
     T.Stats.MaxRunning = std::max(T.Stats.MaxRunning, T.Running);
     T.Stats.MaxPinned = std::max(T.Stats.MaxPinned, T.Pinned);
     Room = !T.Capacity || T.Pinned + std::max<uint64_t>(1, S.Stripes) <= T.Capacity;
+    RunningNow = T.Running;
     return I;
   }
 }
@@ -322,11 +324,12 @@ extern "C" bool __iopoly_par_next(long *Lo, long *Hi) {
     fatal("__iopoly_par_next outside a parallel loop");
   finishCurrent(*T);
   bool Room = false;
-  int64_t I = takeNext(*T, Room);
+  unsigned RunningNow = 1;
+  int64_t I = takeNext(*T, Room, RunningNow);
   if (I < 0)
     return false;
   Running = I;
-  tileWalkTaskBegin(/*LookAhead=*/Room);
+  tileWalkTaskBegin(/*LookAhead=*/Room, RunningNow);
   *Lo = T->Start + static_cast<long>(I) * T->Incr;
   *Hi = *Lo + T->Incr;
   return true;
