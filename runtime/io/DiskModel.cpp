@@ -26,6 +26,9 @@ DiskModel::Request DiskModel::submit(size_t Disk, uint64_t FileId,
   if (!Params.enabled())
     return {Issue, 0};
   DiskState &D = Disks[Disk];
+  Request R;
+  if (threadClocks() && placeInGap(D, FileId, Offset, Bytes, Issue, R))
+    return R;
   bool Seq = D.LastFile == FileId && D.LastEnd == Offset;
   double Service = serviceTime(Bytes, Seq);
   double Start = std::max(Issue, D.FreeAt);
@@ -33,7 +36,36 @@ DiskModel::Request DiskModel::submit(size_t Disk, uint64_t FileId,
   D.Busy += Service;
   D.LastFile = FileId;
   D.LastEnd = Offset + Bytes;
+  if (D.Recent.size() == MaxRecent)
+    D.Recent.pop_front();
+  D.Recent.push_back({Start, D.FreeAt, FileId, Offset + Bytes});
   return {D.FreeAt, Service};
+}
+
+bool DiskModel::placeInGap(DiskState &D, uint64_t FileId, uint64_t Offset, size_t Bytes, double Issue, Request &R) {
+  // Requests reach the model in the order the threads make them, not in
+  // the order of their clocks: a thread whose clock is behind asks for a
+  // stripe at a time when the disk, on the timeline, was idle. FIFO in
+  // arrival order would make it wait for requests that (on the timeline)
+  // come after its own, and so drag every thread's clock to the latest
+  // one's. It is served in the first idle gap that holds it instead.
+  for (size_t K = 0; K < D.Recent.size(); ++K) {
+    const Slot *Prev = K ? &D.Recent[K - 1] : nullptr;
+    double Start = std::max(Issue, Prev ? Prev->End : 0.0);
+    if (Start >= D.Recent[K].Start)
+      continue;
+    bool Seq = Prev && Prev->File == FileId && Prev->EndOffset == Offset;
+    double Service = serviceTime(Bytes, Seq);
+    if (Start + Service > D.Recent[K].Start)
+      continue;
+    D.Busy += Service;
+    D.Recent.insert(D.Recent.begin() + static_cast<long>(K), Slot{Start, Start + Service, FileId, Offset + Bytes});
+    if (D.Recent.size() > MaxRecent)
+      D.Recent.pop_front();
+    R = {Start + Service, Service};
+    return true;
+  }
+  return false;
 }
 
 namespace {
@@ -44,6 +76,8 @@ struct ThreadClock {
 };
 thread_local ThreadClock Own;
 } // namespace
+
+bool DiskModel::threadClocks() const { return InRegion.load(std::memory_order_relaxed) > 0; }
 
 // The application's clock is atomic only so that a task thread's read of
 // it, which the compiler may speculate beside the read of its own clock,
@@ -64,14 +98,17 @@ void DiskModel::waitUntil(double T) {
 }
 
 void DiskModel::enterThread(double At) {
+  InRegion.fetch_add(1, std::memory_order_relaxed);
   Own.Model = this;
   Own.Clock = At;
 }
 
 double DiskModel::leaveThread() {
   double Clock = appClock();
-  if (Own.Model == this)
+  if (Own.Model == this) {
     Own = ThreadClock();
+    InRegion.fetch_sub(1, std::memory_order_relaxed);
+  }
   return Clock;
 }
 

@@ -17,7 +17,12 @@
 // them: their waits overlap, as the disks' queues let them, and the
 // forking thread's clock moves to the latest of theirs when they join. The
 // application clock is then the region's elapsed I/O time; the sum of every
-// thread's waits is kept beside it (waitSeconds). Thread runs are not
+// thread's waits is kept beside it (waitSeconds). While such threads run, a
+// request goes into the first idle gap of its disk's timeline at or after
+// its issue time that holds it (else at the end of the queue): requests
+// reach the model in the order the threads make them, not in the order of
+// their clocks, and a thread whose clock is behind would otherwise wait for
+// requests that on the timeline come after its own. Thread runs are not
 // deterministic: which thread runs which task, and so the order requests
 // reach a disk, depends on timing.
 //
@@ -28,6 +33,7 @@
 #include "core/Config.h"
 
 #include <atomic>
+#include <deque>
 #include <cstdint>
 #include <vector>
 
@@ -66,16 +72,31 @@ public:
   void reset();
 
 private:
+  /// One request's place on its disk's timeline.
+  struct Slot {
+    double Start = 0, End = 0;
+    uint64_t File = ~0ULL, EndOffset = 0;
+  };
   struct DiskState {
     double FreeAt = 0;   ///< when the queue drains
     double Busy = 0;     ///< total service time
     uint64_t LastFile = ~0ULL;
     uint64_t LastEnd = 0;
+    /// The latest requests, in time order (thread runs fill their gaps).
+    std::deque<Slot> Recent;
   };
+  /// Where a request of a thread of a parallel region goes on \p D: the
+  /// first gap at or after \p Issue that holds it; false if none does
+  /// (then at the end of the queue).
+  /// Whether threads run the tasks of a parallel region.
+  bool threadClocks() const;
+  static constexpr size_t MaxRecent = 64;
+  bool placeInGap(DiskState &D, uint64_t FileId, uint64_t Offset, size_t Bytes, double Issue, Request &R);
   DiskModelParams Params;
   std::vector<DiskState> Disks;
   std::atomic<double> AppClock{0};
   std::atomic<uint64_t> WaitNanos{0};
+  std::atomic<int> InRegion{0}; ///< helper threads running tasks
 };
 
 } // namespace iopoly

@@ -123,3 +123,35 @@ TEST(DiskModel, SameRequestsGiveBitIdenticalTimes) {
     ASSERT_EQ(A[I], B[I]) << "request " << I;
   EXPECT_GT(A.back(), 0);
 }
+
+// Threads of a parallel region have their own clocks, and their requests
+// reach the model in the order the threads make them. A thread whose clock
+// is behind asks at a time when the disk was idle on the timeline: it is
+// served then, not after the requests another thread made at later times.
+TEST(DiskModel, ALaggingThreadIsServedInTheDisksIdleTime) {
+  DiskModel M(params(), 1);
+  M.enterThread(50); // this thread is ahead: its clock is at 50 s
+  DiskModel::Request Ahead = M.submit(0, 1, 0, MiB, M.appClock());
+  EXPECT_DOUBLE_EQ(50 + Random, Ahead.Done);
+  // Another thread, at 10 s (same model, another clock): before, it waited
+  // until 50 + 2 requests; the disk was idle from 0 to 50.
+  DiskModel::Request Behind = M.submit(0, 2, 0, MiB, 10);
+  EXPECT_DOUBLE_EQ(10 + Random, Behind.Done);
+  // A request that fits no gap goes to the end of the queue.
+  DiskModel::Request Late = M.submit(0, 3, 0, MiB, 49.5);
+  EXPECT_DOUBLE_EQ(50 + 2 * Random, Late.Done);
+  // The request after a gap's occupant on the same file is sequential.
+  DiskModel::Request Next = M.submit(0, 2, MiB, MiB, 10);
+  EXPECT_DOUBLE_EQ(10 + Random + Seq, Next.Done);
+  EXPECT_DOUBLE_EQ(3 * Random + Seq, M.busySeconds(0));
+  M.leaveThread();
+}
+
+// Without threads, requests keep the queue's order (the single-thread
+// numbers do not move): a request issued earlier than the last one still
+// waits behind it.
+TEST(DiskModel, OneThreadKeepsFifoOrderEvenWithAnEarlierIssue) {
+  DiskModel M(params(), 1);
+  EXPECT_DOUBLE_EQ(50 + Random, M.submit(0, 1, 0, MiB, 50).Done);
+  EXPECT_DOUBLE_EQ(50 + 2 * Random, M.submit(0, 2, 0, MiB, 10).Done);
+}
