@@ -37,9 +37,15 @@ DiskModel::Request DiskModel::submit(size_t Disk, uint64_t FileId,
   D.LastFile = FileId;
   D.LastEnd = Offset + Bytes;
   if (D.Recent.size() == MaxRecent)
-    D.Recent.pop_front();
+    forgetOldest(D);
   D.Recent.push_back({Start, D.FreeAt, FileId, Offset + Bytes});
   return {D.FreeAt, Service};
+}
+
+void DiskModel::forgetOldest(DiskState &D) {
+  // No gap before a forgotten request: the disk may have been busy there.
+  D.Forgotten = std::max(D.Forgotten, D.Recent.front().End);
+  D.Recent.pop_front();
 }
 
 bool DiskModel::placeInGap(DiskState &D, uint64_t FileId, uint64_t Offset, size_t Bytes, double Issue, Request &R) {
@@ -51,7 +57,7 @@ bool DiskModel::placeInGap(DiskState &D, uint64_t FileId, uint64_t Offset, size_
   // one's. It is served in the first idle gap that holds it instead.
   for (size_t K = 0; K < D.Recent.size(); ++K) {
     const Slot *Prev = K ? &D.Recent[K - 1] : nullptr;
-    double Start = std::max(Issue, Prev ? Prev->End : 0.0);
+    double Start = std::max(Issue, Prev ? Prev->End : D.Forgotten);
     if (Start >= D.Recent[K].Start)
       continue;
     bool Seq = Prev && Prev->File == FileId && Prev->EndOffset == Offset;
@@ -61,7 +67,7 @@ bool DiskModel::placeInGap(DiskState &D, uint64_t FileId, uint64_t Offset, size_
     D.Busy += Service;
     D.Recent.insert(D.Recent.begin() + static_cast<long>(K), Slot{Start, Start + Service, FileId, Offset + Bytes});
     if (D.Recent.size() > MaxRecent)
-      D.Recent.pop_front();
+      forgetOldest(D);
     R = {Start + Service, Service};
     return true;
   }

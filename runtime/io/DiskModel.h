@@ -68,6 +68,8 @@ public:
   double waitSeconds() const { return static_cast<double>(WaitNanos.load()) * 1e-9; }
   double busySeconds(size_t Disk) const { return Disks[Disk].Busy; }
   bool enabled() const { return Params.enabled(); }
+  /// Requests a disk keeps on its timeline for the gaps of thread runs.
+  static constexpr size_t MaxRecent = 64;
   const DiskModelParams &params() const { return Params; }
   void reset();
 
@@ -84,13 +86,15 @@ private:
     uint64_t LastEnd = 0;
     /// The latest requests, in time order (thread runs fill their gaps).
     std::deque<Slot> Recent;
+    double Forgotten = 0; ///< the end of the latest request no longer in Recent
   };
+  /// Whether threads run the tasks of a parallel region.
+  bool threadClocks() const;
+  /// Drops the oldest request of \p D: no gap is sought before its end.
+  static void forgetOldest(DiskState &D);
   /// Where a request of a thread of a parallel region goes on \p D: the
   /// first gap at or after \p Issue that holds it; false if none does
   /// (then at the end of the queue).
-  /// Whether threads run the tasks of a parallel region.
-  bool threadClocks() const;
-  static constexpr size_t MaxRecent = 64;
   bool placeInGap(DiskState &D, uint64_t FileId, uint64_t Offset, size_t Bytes, double Issue, Request &R);
   DiskModelParams Params;
   std::vector<DiskState> Disks;

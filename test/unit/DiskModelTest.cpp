@@ -155,3 +155,18 @@ TEST(DiskModel, OneThreadKeepsFifoOrderEvenWithAnEarlierIssue) {
   EXPECT_DOUBLE_EQ(50 + Random, M.submit(0, 1, 0, MiB, 50).Done);
   EXPECT_DOUBLE_EQ(50 + 2 * Random, M.submit(0, 2, 0, MiB, 10).Done);
 }
+
+// Only the latest requests of a disk are kept: no gap is found before the
+// oldest of them, where the disk may have been busy.
+TEST(DiskModel, NoGapBeforeTheRequestsItNoLongerKeeps) {
+  DiskModel M(params(), 1);
+  M.enterThread(0);
+  double End = 0;
+  for (size_t I = 0; I <= DiskModel::MaxRecent; ++I) // one more than it keeps
+    End = M.submit(0, 1, 0, MiB, 1000.0 * static_cast<double>(I)).Done;
+  EXPECT_DOUBLE_EQ(1000.0 * DiskModel::MaxRecent + Random, End);
+  // Idle from 0 + Random to 1000 on the timeline, but that request is
+  // forgotten: the next gap after it starts at its end.
+  EXPECT_DOUBLE_EQ(Random + Random, M.submit(0, 2, 0, MiB, 0).Done);
+  M.leaveThread();
+}
