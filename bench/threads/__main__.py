@@ -34,7 +34,8 @@ def main(argv=None):
     ap.add_argument("--no-omp", action="store_true", help="skip the bench kernels (threads=on and Polly-OpenMP)")
     ap.add_argument("--kernels-only", action="store_true",
                     help="rerun the bench kernels only, keeping the setsbench runs of raw/threads.json")
-    ap.add_argument("--kernel-reps", type=int, default=1, help="runs per multi-thread kernel configuration")
+    ap.add_argument("--kernel-reps", type=int, default=3,
+                    help="runs per multi-thread kernel configuration (median kept)")
     a = ap.parse_args(argv)
     raw = os.path.join(a.out, "raw", "threads.json")
     if a.render_only:
@@ -58,7 +59,8 @@ def main(argv=None):
     else:
         runs = run.run_all(exe, work, a.reps, a.quick)
     omp_rows = [] if a.no_omp else omp.run_all(a.build, work, a.kernel_reps)
-    command = "scripts/bench-threads.sh" + (" --quick" if a.quick else "") + (f" --reps {a.reps}" if a.reps != 3 else "")
+    command = "scripts/bench-threads.sh" + (" --quick" if a.quick else "") + (f" --reps {a.reps}" if a.reps != 3 else "") \
+        + (f" --kernel-reps {a.kernel_reps}" if a.kernel_reps != 3 else "")
     machine = f"{platform.machine()}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f} at the end"
     text, ok = report.render(runs, command, machine)
     if omp_rows:

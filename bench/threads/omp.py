@@ -68,7 +68,7 @@ def run_all(build_dir, workdir, reps, progress=common.log):
                             break
                     bad = next((r for r in res_list if r["status"] != "ok"), None)
                     row = {"kernel": name, "fraction": frac, "model": model, "variant": variant,
-                           "threads": threads, "buffer": buffer, "data": data}
+                           "threads": threads, "buffer": buffer, "data": data, "reps": len(res_list)}
                     if bad:
                         row.update(status=bad["status"], error=bad.get("error", ""))
                     else:
@@ -89,13 +89,18 @@ def run_all(build_dir, workdir, reps, progress=common.log):
     return rows
 
 
+def _reps_text(rows):
+    reps = max((r.get("reps", 1) for r in rows if r["variant"] != "dro-wp"), default=1)
+    return "one run each" if reps == 1 else f"medians of {reps} runs"
+
+
 def render(rows):
     L = ["\n## The bench kernels on threads\n",
          "Each kernel of `bench/kernels/` (default sizes) with `mode=dro-wp`: `dro-wp` is the single-thread "
          "restructured program; `tasks-g`/`tasks-naive` the same with `-fplugin-arg-iopoly-threads=on` at "
          "`IOPOLY_THREADS` threads under each policy; `omp` Polly's OpenMP code generation as it is "
-         "(`-mllvm -polly-parallel`, libgomp) at `OMP_NUM_THREADS` threads. 4 KiB stripes (so that 1/32 of a kernel's data is dozens of stripes), 8 disks, one run "
-         "each (thread runs vary from run to run). `buffer-full`: the threads' pinned stripes filled the buffer "
+         "(`-mllvm -polly-parallel`, libgomp) at `OMP_NUM_THREADS` threads. 4 KiB stripes (so that 1/32 of a kernel's data is dozens of stripes), 8 disks; "
+         f"{_reps_text(rows)} (thread runs vary from run to run; the single-thread `dro-wp` is run once). `buffer-full`: the threads' pinned stripes filled the buffer "
          "and the program stopped. `in use`: mean disks in use at task starts; `max run`: most tasks running at "
          "once (the capacity rule allows two only when two tiles fit in the buffer). `same` = output identical "
          "to mode=off.\n",

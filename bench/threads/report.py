@@ -32,7 +32,8 @@ def render(runs, command, machine):
          "(the disk model's elapsed time of the run: each thread has its own clock, started at the "
          "forking thread's, a set starts when its predecessors ended, and the free thread whose clock is "
          "earliest takes the next set, so the waits of different threads overlap as the disks' queues "
-         "allow; README, locality sets on threads), mean disks (or units) in "
+         "allow, a request taking the first idle gap of its disk's timeline that holds it; README, locality "
+         "sets on threads), mean disks (or units) in "
          "use when a set starts (|G|), wall seconds on this machine.\n"]
     groups = collections.OrderedDict()
     for r in runs:
