@@ -33,8 +33,8 @@
 #include "core/Config.h"
 
 #include <atomic>
-#include <deque>
 #include <cstdint>
+#include <deque>
 #include <vector>
 
 namespace iopoly {

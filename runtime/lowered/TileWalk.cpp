@@ -41,7 +41,8 @@ thread_local uint64_t Task = 0;
 thread_local uint64_t Tasks = 0;
 /// Whether the task may hint the next unit too.
 thread_local bool TaskLookAhead = false;
-/// Tasks running when this thread's task began, itself included.
+/// Tasks running when this thread's task began, itself included (1 in a
+/// sequential walk).
 thread_local unsigned TaskRunning = 1;
 
 /// Whether the walk may hint ahead in the array of \p Slot: not where its
@@ -85,6 +86,7 @@ void hintOnce(Runtime *RT, Seen &Slot, size_t First, size_t End) {
 void tileWalkBegin(uint64_t UnitBytes) {
   TileWalkUnit = UnitBytes;
   Task = 0;
+  TaskRunning = 1;
   for (Seen &S : Last)
     S = Seen();
 }
@@ -123,7 +125,7 @@ void tileWalkSeen(iopoly_array *A, size_t Stripe) {
   // buffer holds another task beside the running ones, by its share of the
   // window: read-ahead beyond that pushed out the stripes of the tasks
   // beside it (transpose at 1/32 of its data, 4 threads: 5x the fetches).
-  if (!Task || TaskRunning == 1 || TaskLookAhead) {
+  if (TaskRunning == 1 || TaskLookAhead) {
     Seen::Stream *St = nullptr;
     // A stream goes forward a stripe at a time; a row that straddles two
     // stripes goes back and forth between them and is no new ground.
@@ -142,7 +144,7 @@ void tileWalkSeen(iopoly_array *A, size_t Stripe) {
     // unit rule's stop at an eighth: syr2k's rows of A and B then got none).
     if (Streak && lookAhead(*Slot, 2)) {
       size_t From = std::max(Stripe + 1, St->AheadEnd);
-      size_t Window = std::max<size_t>(1, RT->config().bufferFrames() / 16 / (Task ? TaskRunning : 1));
+      size_t Window = std::max<size_t>(1, RT->config().bufferFrames() / 16 / TaskRunning);
       if (From < Stripe + 1 + Window)
         St->AheadEnd = hint(RT, A, From, Stripe + 1 + Window);
     }

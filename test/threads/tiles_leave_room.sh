@@ -15,19 +15,8 @@ set -euo pipefail
 kernels=$1
 work=${WORK:?}/tiles-leave-room
 rm -rf "$work" && mkdir -p "$work"
-common=(-O2 -I"$kernels" "$kernels/matmul.c") # 3 x 512 x 512 doubles: 6 MiB
-"$IOPOLY_BIN/iopoly-clang" "${common[@]}" -fplugin-arg-iopoly-mode=off -o "$work/ref"
-"$IOPOLY_BIN/iopoly-clang" "${common[@]}" -fplugin-arg-iopoly-mode=dro-wp -o "$work/seq"
-"$IOPOLY_BIN/iopoly-clang" "${common[@]}" -fplugin-arg-iopoly-mode=dro-wp -fplugin-arg-iopoly-threads=on \
-  -o "$work/tasks"
-"$work/ref" > "$work/ref.out"
-for build in seq tasks; do
-  rm -rf "$work/data"
-  env IOPOLY_THREADS=4 IOPOLY_DIR="$work/data" IOPOLY_DISKS=8 IOPOLY_STRIPE=4K IOPOLY_BUFFER=192K \
-      IOPOLY_DISK_MODEL=hdd IOPOLY_DIRECT=off IOPOLY_PROGRESS=0 IOPOLY_THRASH=0 IOPOLY_STATS="$work/$build.json" \
-      "$work/$build" > "$work/$build.out"
-  cmp "$work/ref.out" "$work/$build.out" || { echo "tiles_leave_room.sh: $build differs from mode=off" >&2; exit 1; }
-done
+source "$(dirname "$0")/seq_and_tasks.sh"
+seq_and_tasks "$work" "$kernels/matmul.c" 4 192K tiles_leave_room.sh # 3 x 512 x 512 doubles: 6 MiB
 python3 - "$work/seq.json" "$work/tasks.json" <<'PY'
 import json, sys
 seq, tasks = (json.load(open(p)) for p in sys.argv[1:3])

@@ -19,19 +19,8 @@ set -euo pipefail
 kernels=$1
 work=${WORK:?}/walk-ahead
 rm -rf "$work" && mkdir -p "$work"
-common=(-O2 -I"$kernels" "$kernels/sweeps.c") # N=768: 4.5 MiB, as in bench/threads
-"$IOPOLY_BIN/iopoly-clang" "${common[@]}" -fplugin-arg-iopoly-mode=off -o "$work/ref"
-"$IOPOLY_BIN/iopoly-clang" "${common[@]}" -fplugin-arg-iopoly-mode=dro-wp -o "$work/seq"
-"$IOPOLY_BIN/iopoly-clang" "${common[@]}" -fplugin-arg-iopoly-mode=dro-wp -fplugin-arg-iopoly-threads=on \
-  -o "$work/tasks"
-"$work/ref" > "$work/ref.out"
-for build in seq tasks; do
-  rm -rf "$work/data"
-  env IOPOLY_THREADS=1 IOPOLY_DIR="$work/data" IOPOLY_DISKS=8 IOPOLY_STRIPE=4K IOPOLY_BUFFER=576K \
-      IOPOLY_DISK_MODEL=hdd IOPOLY_DIRECT=off IOPOLY_PROGRESS=0 IOPOLY_STATS="$work/$build.json" \
-      "$work/$build" > "$work/$build.out"
-  cmp "$work/ref.out" "$work/$build.out" || { echo "walk_ahead.sh: $build differs from mode=off" >&2; exit 1; }
-done
+source "$(dirname "$0")/seq_and_tasks.sh"
+seq_and_tasks "$work" "$kernels/sweeps.c" 1 576K walk_ahead.sh # N=768: 4.5 MiB, as in bench/threads
 python3 - "$work/seq.json" "$work/tasks.json" <<'PY'
 import json, sys
 seq, tasks = (json.load(open(p)) for p in sys.argv[1:3])
