@@ -638,15 +638,29 @@ Status StripeBuffer::switchAttach(iopoly_array *OldA, size_t OldFirst, size_t Ol
   return attach(A, S, Mode, Out);
 }
 
+bool StripeBuffer::usableInPlace(Lock &L, iopoly_array *A, size_t T, bool Write, bool *Waited) {
+  while (true) {
+    Frame *F = A->Table.lookup(T);
+    // Judged by the model's clock, not by whether the real read has landed
+    // yet: what a run holds, and so the LRU order and every counter, must
+    // not depend on the speed of the machine.
+    if (!F || !F->holds(A, T) || F->ReadyAt > Env.Model.appClock() || (Write && !F->Dirty))
+      return false;
+    if (F->State == FrameState::Ready)
+      return F->View != ViewState::None;
+    // The model says it has arrived: wait for the real write-back of the
+    // frame's old stripe and the real read.
+    CV.wait(L);
+    if (Waited)
+      *Waited = true;
+  }
+}
+
 void StripeBuffer::attachRun(iopoly_array *A, size_t S, int Mode, size_t MaxBefore, size_t MaxAfter, size_t &First,
                              size_t &Count) {
-  std::lock_guard<std::mutex> G(Mu);
+  Lock L(Mu);
   bool Write = Mode & IOPOLY_WRITE;
-  auto Usable = [&](size_t T) {
-    Frame *F = A->Table.lookup(T);
-    return F && F->holds(A, T) && F->State == FrameState::Ready && F->View != ViewState::None &&
-           (!Write || F->Dirty);
-  };
+  auto Usable = [&](size_t T) { return usableInPlace(L, A, T, Write); };
   size_t Lo = S, Hi = S;
   // Runs may use at most half of the frames, so that the single stripes
   // other windows need always find room.
@@ -666,24 +680,25 @@ void StripeBuffer::attachRun(iopoly_array *A, size_t S, int Mode, size_t MaxBefo
 }
 
 bool StripeBuffer::extendRun(iopoly_array *A, size_t S, int Mode, size_t Max, size_t &First, size_t &Count) {
-  std::lock_guard<std::mutex> G(Mu);
+  Lock L(Mu);
   bool Write = Mode & IOPOLY_WRITE;
-  auto Usable = [&](size_t T) {
-    Frame *F = A->Table.lookup(T);
-    return F && F->holds(A, T) && F->State == FrameState::Ready && F->View != ViewState::None &&
-           (!Write || F->Dirty);
-  };
+  auto Usable = [&](size_t T) { return usableInPlace(L, A, T, Write); };
   size_t Last = First + Count - 1, Lo = std::min(S, First), Hi = std::max(S, Last);
   size_t Budget = PinnedFrames < Env.NumFrames / 2 ? Env.NumFrames / 2 - PinnedFrames : 0;
   size_t Add = (Hi - Lo + 1) - Count;
   if (Hi - Lo + 1 > Max || Add > Budget)
     return false;
-  for (size_t T = Lo; T < First; ++T)
-    if (!Usable(T))
-      return false;
-  for (size_t T = Last + 1; T <= Hi; ++T)
-    if (!Usable(T))
-      return false;
+  // Every stripe between must be usable before any is pinned; a wait for a
+  // read lets other threads in, so the check starts again after one.
+  for (bool Waited = true; Waited;) {
+    Waited = false;
+    for (size_t T = Lo; T <= Hi && !Waited; ++T)
+      if ((T < First || T > Last) && !usableInPlace(L, A, T, Write, &Waited))
+        return false;
+  }
+  Budget = PinnedFrames < Env.NumFrames / 2 ? Env.NumFrames / 2 - PinnedFrames : 0; // after any wait
+  if (Add > Budget)
+    return false;
   for (size_t T = Lo; T < First; ++T)
     pinHit(A->Table.lookup(T), A, T, Write);
   for (size_t T = Last + 1; T <= Hi; ++T)

@@ -226,6 +226,11 @@ private:
   void undoArrival(const Replacement &R);
 
   Status takeVictim(Lock &L, bool Wait, Frame *&V);
+  /// Whether stripe \p T of \p A can join a run used in place: resident by
+  /// the model's clock (a read the model says has landed is waited for),
+  /// views mapped, and dirty already when \p Write. Sets *\p Waited when it
+  /// released the lock to wait.
+  bool usableInPlace(Lock &L, iopoly_array *A, size_t T, bool Write, bool *Waited = nullptr);
   Replacement beginReplace(Frame *V, iopoly_array *A, size_t S, bool Pin,
                            bool SkipRead, bool IsPrefetch);
   Status runReplace(const Replacement &R); ///< called without the lock
