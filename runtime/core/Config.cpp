@@ -245,6 +245,10 @@ const std::vector<VarSpec> &varTable() {
        }},
       {{"IOPOLY_PREFETCH", "1", "0: ignore prefetch hints and fetch everything on demand"},
        [](Config &C, const std::string &V) { return parseBool(V, C.Prefetch); }},
+      {{"IOPOLY_WRITE_BEHIND", "1",
+        "0: write a dirty stripe back only when its frame is taken for another stripe (1: start writing the dirty "
+        "stripes next in line for eviction ahead of time, so that a fetch does not wait for a write-back first)"},
+       [](Config &C, const std::string &V) { return parseBool(V, C.WriteBehind); }},
       {{"IOPOLY_VERBOSE", "0", "1: print the configuration and I/O decisions to stderr"},
        [](Config &C, const std::string &V) { return parseBool(V, C.Verbose); }},
       {{"IOPOLY_CHECKSUM", "off",

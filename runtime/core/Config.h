@@ -50,6 +50,7 @@ struct Config {
   std::string TracePath;             ///< IOPOLY_TRACE
   unsigned IoRetries = 3;            ///< IOPOLY_IO_RETRIES
   bool Prefetch = true;              ///< IOPOLY_PREFETCH
+  bool WriteBehind = true;           ///< IOPOLY_WRITE_BEHIND
   bool Verbose = false;              ///< IOPOLY_VERBOSE
   bool Checksum = false;             ///< IOPOLY_CHECKSUM (arrays created from now on)
   std::string MpiioModule;           ///< IOPOLY_MPIIO_MODULE

@@ -113,7 +113,8 @@ Status Runtime::init() {
     return !Be->allowsBackgroundIO() || (R && !R->allowsThreads());
   });
   BufferEnv Env{C.StripeSize, C.bufferFrames(), C.Prefetch, *Counters, *Model, *Trace, *Workers, *IO,
-                [this](iopoly_array *A) { return openPendingAlone(A); }, C.DiskDirs.empty() ? "." : C.DiskDirs[0]};
+                [this](iopoly_array *A) { return openPendingAlone(A); }, C.DiskDirs.empty() ? "." : C.DiskDirs[0],
+                C.WriteBehind};
   Buffer = std::make_unique<StripeBuffer>(Env);
   if (!Buffer->status().ok())
     return Buffer->status();
@@ -270,6 +271,8 @@ std::string Runtime::statsJSON() {
     W.key("buffer_hits").value(static_cast<unsigned long long>(K.Hits));
     W.key("evictions").value(static_cast<unsigned long long>(K.Evictions));
     W.key("writebacks").value(static_cast<unsigned long long>(K.Writebacks));
+    W.key("write_behind").value(static_cast<unsigned long long>(K.WriteBehind));
+    W.key("write_behind_changed_again").value(static_cast<unsigned long long>(K.WriteBehindAgain));
     W.key("read_bytes").value(static_cast<unsigned long long>(K.BytesRead));
     W.key("written_bytes").value(static_cast<unsigned long long>(K.BytesWritten));
     W.key("io_seconds").value(Counters->IoNanos.load() * 1e-9);

@@ -55,6 +55,8 @@ struct Counters {
   uint64_t Hits = 0;        ///< attaches that found the stripe resident
   uint64_t Evictions = 0;   ///< resident stripes dropped to make room
   uint64_t Writebacks = 0;  ///< successful writes of dirty stripes
+  uint64_t WriteBehind = 0; ///< of those, written ahead of their eviction (IOPOLY_WRITE_BEHIND)
+  uint64_t WriteBehindAgain = 0; ///< stripes written ahead that were changed again before eviction
   uint64_t BytesRead = 0, BytesWritten = 0;
   uint64_t PrefetchHints = 0, PrefetchIssued = 0, PrefetchRedundant = 0,
            PrefetchDropped = 0, PrefetchUsed = 0, PrefetchWasted = 0;

@@ -56,6 +56,8 @@ struct Frame {
   bool WriteHeld = false;  ///< attached for writing since it was last unpinned
   bool Flushing = false;   ///< a flush is writing it (state stays Ready)
   bool Prefetched = false; ///< fetched by a hint, not attached since
+  bool WrittenAhead = false; ///< clean because of a write-behind (counts a change after it)
+  double WrittenAt = 0;      ///< modeled completion of that write: the frame takes no new stripe before
   /// Shared arrays: the stripe's bytes when it became dirty; the bytes
   /// that differ now are the ones this rank wrote, and only those are
   /// written back, so that ranks writing other bytes of the stripe are not
@@ -88,6 +90,9 @@ struct BufferEnv {
   std::function<Status(iopoly_array *)> OpenPending = nullptr;
   /// Where the private spill file of shared arrays goes (SpillStore.h).
   std::string SpillDir = ".";
+  /// Write-behind: each eviction starts writing back dirty stripes next in
+  /// line for eviction, so that a later fetch finds a clean frame.
+  bool WriteBehind = false;
 };
 
 /// \p Runs (offsets within a stripe whose first byte is byte \p StripeStart
@@ -206,14 +211,14 @@ private:
   /// A replacement in progress: the frame, its new identity, and what the
   /// I/O part must do.
   struct Replacement {
-    Frame *F;
-    iopoly_array *A;
-    size_t S;
-    bool WriteBack;     ///< old identity was dirty
+    Frame *F = nullptr;
+    iopoly_array *A = nullptr;
+    size_t S = 0;
+    bool WriteBack = false;  ///< old identity was dirty
     std::vector<IoRun> Runs; ///< shared array: the bytes to write back
-    bool SkipRead;      ///< OVERWRITE: zero instead of reading
-    double ReadService; ///< modeled service times
-    double WriteService;
+    bool SkipRead = false;   ///< OVERWRITE: zero instead of reading
+    double ReadService = 0;  ///< modeled service times
+    double WriteService = 0;
     /// What the new stripe's arrival was counted as (undone if it fails).
     enum { Fetch, ZeroFill, Overwrite, FromSpill } Arrival = Fetch;
     bool ToSpill = false;      ///< the old stripe goes to the private spill
@@ -221,6 +226,16 @@ private:
     bool OutWhole = false;     ///< that slot holds no twin
     uint64_t InSlot = 0;       ///< the new stripe's slot (Arrival FromSpill)
     bool InWhole = false;
+    /// Write-behinds begun with this replacement (counted and modeled
+    /// under the lock); the caller hands them to the I/O threads once it
+    /// has let go of the lock (startCleans).
+    struct Clean {
+      Frame *F;
+      iopoly_array *A;
+      size_t S;
+      double Service;
+    };
+    std::vector<Clean> Cleans;
   };
   /// Takes back the counters of an arrival that did not happen.
   void undoArrival(const Replacement &R);
@@ -234,6 +249,15 @@ private:
   Replacement beginReplace(Frame *V, iopoly_array *A, size_t S, bool Pin,
                            bool SkipRead, bool IsPrefetch);
   Status runReplace(const Replacement &R); ///< called without the lock
+  /// Write-behind (lock held, at an eviction): marks up to two dirty
+  /// stripes among the next frames LRU would evict as being written back
+  /// (Flushing), counts and models their writes, and lists them in \p R.
+  void beginCleans(Replacement &R);
+  /// Hands the frames of R.Cleans to the I/O threads; called without the
+  /// lock (inline workers run the job on the spot).
+  void startCleans(const Replacement &R);
+  /// The I/O thread's part of a write-behind.
+  void runClean(const Replacement::Clean &C);
   /// The old stripe of \p R could not leave (its write failed): the frame
   /// keeps it, still dirty, and the new stripe is not brought in. Lock held.
   void revertToOldStripe(const Replacement &R);

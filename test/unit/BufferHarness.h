@@ -15,7 +15,7 @@ namespace test {
 
 struct BufferHarness {
   BufferHarness(size_t Frames, size_t Stripe, size_t Disks, bool Prefetch = true,
-                const char *Model = "hdd", bool Threads = true, unsigned IoRetries = 3)
+                const char *Model = "hdd", bool Threads = true, unsigned IoRetries = 3, bool WriteBehind = false)
       : Counters(Disks), Workers(Disks, !Threads) {
     DiskModelParams P;
     (void)parseDiskModel(Model, P);
@@ -25,6 +25,7 @@ struct BufferHarness {
     R.SleepMicros = 1;
     IO = std::make_unique<StripeIO>(*ModelPtr, false, R, Counters.IoNanos, Disks);
     BufferEnv Env{Stripe, Frames, Prefetch, Counters, *ModelPtr, Trace, Workers, *IO};
+    Env.WriteBehind = WriteBehind;
     Buffer = std::make_unique<StripeBuffer>(Env);
   }
   ~BufferHarness() { Workers.stop(); }

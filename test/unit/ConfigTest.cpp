@@ -258,6 +258,7 @@ const BadValue BadValues[] = {
     {"IOPOLY_IO_RETRIES", "1001"},
     {"IOPOLY_IO_RETRIES", "99999999999999999999999"},
     {"IOPOLY_PREFETCH", "sometimes"},
+    {"IOPOLY_WRITE_BEHIND", "later"},
     {"IOPOLY_VERBOSE", "loud"},
     {"IOPOLY_CHECKSUM", "sha256"},
     {"IOPOLY_MPIIO_HINTS", "striping_unit"},

@@ -7,8 +7,10 @@
 // attached blocks is an error, not a wait; release without attach is an
 // error; attaches nest; closing with attached blocks is refused; OVERWRITE
 // skips the read; a dirty stripe is written back before it is read again;
-// a prefetch is used by the next attach; and a stripe written while a flush
-// is copying it stays dirty until the new bytes are on disk.
+// a prefetch is used by the next attach; a stripe written while a flush
+// is copying it stays dirty until the new bytes are on disk; write-behind
+// writes the next victims ahead, once, and loses nothing when a stripe
+// changes again or its write fails.
 //
 //===----------------------------------------------------------------------===//
 #include "BufferHarness.h"
@@ -311,4 +313,89 @@ TEST(StripeBuffer, StripeWrittenDuringItsFlushStaysDirty) {
   EXPECT_EQ(2, onDisk(*A, 0)[0]) << "bytes written during a flush were lost";
   ASSERT_TRUE(B.drop(A.get()).ok());
   EXPECT_EQ(2, onDisk(*A, 0)[Stripe - 1]);
+}
+
+namespace {
+/// Stripe 0 read, stripes 1 to 3 written (bytes 0x41 to 0x43) and all
+/// released: LRU order 0, 1, 2, 3 in a buffer of four frames.
+void fillForWriteBehind(StripeBuffer &B, iopoly_array *A) {
+  void *P = nullptr;
+  ASSERT_TRUE(B.attach(A, 0, IOPOLY_READ, P).ok());
+  ASSERT_TRUE(B.release(A, 0).ok());
+  for (size_t S = 1; S <= 3; ++S) {
+    ASSERT_TRUE(B.attach(A, S, IOPOLY_WRITE, P).ok());
+    std::memset(P, static_cast<int>(0x40 + S), Stripe);
+    ASSERT_TRUE(B.release(A, S).ok());
+  }
+}
+} // namespace
+
+TEST(StripeBuffer, WriteBehindWritesTheNextVictimsAheadOnce) {
+  BufferHarness H(4, Stripe, 2, /*Prefetch=*/true, "hdd", /*Threads=*/true, 3, /*WriteBehind=*/true);
+  auto A = makeMemArray("W", 1, 8 * Stripe, Stripe, 2);
+  H.track(*A);
+  StripeBuffer &B = *H.Buffer;
+  fillForWriteBehind(B, A.get());
+  void *P = nullptr;
+  // Evicts clean 0 and starts writing 1 and 2, the next two victims.
+  ASSERT_TRUE(B.attach(A.get(), 4, IOPOLY_READ, P).ok());
+  EXPECT_EQ(2u, H.Counters.C.WriteBehind);
+  // Evicts 1, already on disk (after its write lands), and starts 3.
+  ASSERT_TRUE(B.attach(A.get(), 5, IOPOLY_READ, P).ok());
+  EXPECT_EQ(1u, writesOf(*A, 1)) << "written ahead, not again at its eviction";
+  EXPECT_EQ(0x41, onDisk(*A, 1)[Stripe - 1]);
+  ASSERT_TRUE(B.release(A.get(), 4).ok());
+  ASSERT_TRUE(B.release(A.get(), 5).ok());
+  ASSERT_TRUE(B.drop(A.get()).ok());
+  for (size_t S = 1; S <= 3; ++S) {
+    EXPECT_EQ(1u, writesOf(*A, S)) << "stripe " << S;
+    EXPECT_EQ(static_cast<char>(0x40 + S), onDisk(*A, S)[0]) << "stripe " << S;
+  }
+  const Counters &C = H.Counters.C;
+  EXPECT_EQ(3u, C.Writebacks);
+  EXPECT_EQ(3u, C.WriteBehind);
+  EXPECT_EQ(0u, C.WriteBehindAgain);
+}
+
+TEST(StripeBuffer, StripeChangedAfterItsWriteBehindIsWrittenAgain) {
+  BufferHarness H(4, Stripe, 2, /*Prefetch=*/true, "hdd", /*Threads=*/true, 3, /*WriteBehind=*/true);
+  auto A = makeMemArray("V", 1, 8 * Stripe, Stripe, 2);
+  H.track(*A);
+  StripeBuffer &B = *H.Buffer;
+  fillForWriteBehind(B, A.get());
+  void *P = nullptr;
+  ASSERT_TRUE(B.attach(A.get(), 4, IOPOLY_READ, P).ok()); // writes 1 and 2 ahead
+  // Written again while its early copy may still be in flight: the attach
+  // waits for that write, and the new bytes make the stripe dirty again.
+  ASSERT_TRUE(B.attach(A.get(), 1, IOPOLY_WRITE, P).ok());
+  std::memset(P, 0x77, Stripe);
+  ASSERT_TRUE(B.release(A.get(), 1).ok());
+  ASSERT_TRUE(B.release(A.get(), 4).ok());
+  ASSERT_TRUE(B.drop(A.get()).ok());
+  EXPECT_EQ(0x77, onDisk(*A, 1)[0]) << "bytes written after the write-behind were lost";
+  EXPECT_EQ(2u, writesOf(*A, 1));
+  EXPECT_EQ(1u, H.Counters.C.WriteBehindAgain);
+}
+
+TEST(StripeBuffer, FailedWriteBehindLosesNothing) {
+  BufferHarness H(4, Stripe, 2, /*Prefetch=*/true, "hdd", /*Threads=*/true, /*IoRetries=*/0, /*WriteBehind=*/true);
+  auto Plan = std::make_shared<FaultPlan>();
+  auto A = makeMemArray("F", 1, 8 * Stripe, Stripe, 2, Plan);
+  H.track(*A);
+  StripeBuffer &B = *H.Buffer;
+  fillForWriteBehind(B, A.get());
+  {
+    std::lock_guard<std::mutex> G(Plan->Mu);
+    Plan->FailWrites = 1; // the first of the two writes ahead fails
+  }
+  void *P = nullptr;
+  ASSERT_TRUE(B.attach(A.get(), 4, IOPOLY_READ, P).ok()) << "a write-behind's failure is not the attach's";
+  ASSERT_TRUE(B.release(A.get(), 4).ok());
+  ASSERT_TRUE(B.drop(A.get()).ok()) << "the flush at close writes the stripe again";
+  for (size_t S = 1; S <= 3; ++S)
+    EXPECT_EQ(static_cast<char>(0x40 + S), onDisk(*A, S)[Stripe - 1]) << "stripe " << S;
+  const Counters &C = H.Counters.C;
+  EXPECT_EQ(1u, C.WriteErrors);
+  EXPECT_EQ(1u, C.WriteBehind) << "the failed write is taken back";
+  EXPECT_EQ(3u, C.Writebacks);
 }
