@@ -25,7 +25,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STAT_KEYS = ["stripe_fetches", "distinct_stripes", "fetches_per_block", "modeled_io_seconds",
              "modeled_disk_busy_seconds", "io_seconds", "wall_seconds", "buffer_hits", "evictions", "writebacks",
              "bytes_read", "bytes_written", "attaches", "releases", "hit_ratio", "zero_fills", "overwrites",
-             "prefetch", "threads"]
+             "prefetch", "threads", "write_behind", "write_behind_changed_again"]
 
 
 def log(msg):

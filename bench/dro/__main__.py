@@ -19,7 +19,9 @@ kernel's data, and writes bench/results/dro.md, PNG plots and the raw data
      size (Fig. 20; the compiler and the runtime get the same stripe);
   3. dro-wp with granularity=disk against granularity=stripe;
   4. compile time against plain clang-19 -O2 and mode=off, at the kernels'
-     sizes and with every dimension x10 (100x the data of 2-D arrays).
+     sizes and with every dimension x10 (100x the data of 2-D arrays);
+  5. lower, clo and dro-wp run again with IOPOLY_WRITE_BEHIND=0 against
+     the main table's runs (write-behind on, the default).
 
 Every mode's checksum must equal mode=off's; a difference is printed at once
 and makes the tool exit with status 1 (after writing the report, which shows

@@ -577,6 +577,41 @@ def render(raw, out, have_plots):
         add(f"| {k} | " + " | ".join(f"{growth(a, b, v):.2f}x" if growth(a, b, v) is not None else "-"
                                      for v in ["plain", "off"] + MODES) + " |")
     add("")
+    if raw.get("write_behind"):
+        add("## 6. Write-behind (`IOPOLY_WRITE_BEHIND`)")
+        add("")
+        add("The main table's runs (write-behind on, the default) against the same builds run with "
+            "`IOPOLY_WRITE_BEHIND=0`, where a fetch that evicts a dirty stripe first waits for its write. Same "
+            "stripe, disks and buffer as the main table. Writes: stripes written back (of them, written ahead; "
+            "written ahead and then changed again).")
+        add("")
+        add("| kernel | mode | modeled I/O s, off | on | on / off | fetches, off | on | writes, off | on (ahead, again) "
+            "| same |")
+        add("|---|---|---|---|---|---|---|---|---|---|")
+        ratios = []
+        for k in kernels:
+            for mode in ("lower", "clo", "dro-wp"):
+                on = next((x for x in raw["write_behind"] if x["kernel"] == k and x["mode"] == mode
+                           and x["write_behind"]), None)
+                off = next((x for x in raw["write_behind"] if x["kernel"] == k and x["mode"] == mode
+                            and not x["write_behind"]), None)
+                if not on or not off or not stats_of(on) or not stats_of(off):
+                    continue
+                a, b = stats_of(off), stats_of(on)
+                r = b["modeled_io_seconds"] / a["modeled_io_seconds"] if a["modeled_io_seconds"] else None
+                if r:
+                    ratios.append(r)
+                same = on["run"].get("identical") and off["run"].get("identical")
+                add(f"| {k} | {mode} | {a['modeled_io_seconds']:.2f} | {b['modeled_io_seconds']:.2f} | "
+                    f"{fmt(r)} | {a['stripe_fetches']} | {b['stripe_fetches']} | {a['writebacks']} | "
+                    f"{b['writebacks']} ({b.get('write_behind')}, {b.get('write_behind_changed_again')}) | "
+                    f"{'yes' if same else '**NO**'} |")
+        if ratios:
+            geo = gmean(ratios)
+            add("")
+            add(f"Geometric mean of on / off over {len(ratios)} runs: {geo:.2f}; better in "
+                f"{sum(1 for x in ratios if x < 0.99)}, worse in {sum(1 for x in ratios if x > 1.01)}.")
+        add("")
     text = "\n".join(L) + "\n"
     with open(os.path.join(out, "dro.md"), "w") as f:
         f.write(text)

@@ -17,6 +17,9 @@ from bench.common import ROOT, frac_value, human_bytes, log, parse_size, stripe_
 from bench.common import STAT_KEYS
 from bench.dro.kernels import KERNEL_DIR, KERNELS, MODES, QUICK_DEFS
 
+# The modes whose runs are repeated with write-behind off (section 6).
+WRITE_BEHIND_MODES = ("lower", "clo", "dro-wp")
+
 
 
 def schedule_summary(mode, remarks):
@@ -64,7 +67,7 @@ def compile_kernel(cfg, kernel, mode, defs, stripe, out, extra=(), remarks=True,
     return info
 
 
-def run_kernel(cfg, exe, stripe, buffer, stats_file, timeout):
+def run_kernel(cfg, exe, stripe, buffer, stats_file, timeout, env_extra=None):
     datadir = os.path.join(cfg.work, "data")
     shutil.rmtree(datadir, ignore_errors=True)
     if os.path.exists(stats_file):
@@ -73,6 +76,7 @@ def run_kernel(cfg, exe, stripe, buffer, stats_file, timeout):
     env.update({"IOPOLY_DIR": datadir, "IOPOLY_DISKS": str(cfg.disks), "IOPOLY_STRIPE": str(stripe),
                 "IOPOLY_BUFFER": str(buffer), "IOPOLY_DISK_MODEL": cfg.model, "IOPOLY_DIRECT": cfg.direct,
                 "IOPOLY_STATS": stats_file})
+    env.update(env_extra or {})
     load = os.getloadavg()[0]
     t0 = time.monotonic()
     try:
@@ -132,20 +136,23 @@ class Bench:
             self.refs[kernel] = (r["checksum"], data, r["wall"])
         return self.refs[kernel]
 
-    def measure(self, section, kernel, mode, stripe, fraction, extra=()):
-        """Compiles (once) and runs one kernel in one mode; the row of raw data."""
+    def measure(self, section, kernel, mode, stripe, fraction, extra=(), env=None):
+        """Compiles (once) and runs one kernel in one mode (with the IOPOLY_*
+        settings \p env besides the bench's); the row of raw data."""
         ref, data, _ = self.reference(kernel)
         exe, info = self.build(kernel, mode, stripe, extra)
         buffer = max(stripe, int(data * fraction) // stripe * stripe)
         row = {"section": section, "kernel": kernel, "mode": mode, "defs": self.defs(kernel), "extra": list(extra),
                "stripe_bytes": stripe, "disks": self.cfg.disks, "fraction": fraction, "data_bytes": data,
-               "buffer_bytes": buffer, "compile": info, "reference_checksum": ref}
+               "buffer_bytes": buffer, "compile": info, "reference_checksum": ref, "env": dict(env or {})}
         if not info["ok"]:
             row["run"] = {"status": "compile-failed"}
             return row
-        log(f"  {section}: {kernel} {mode}{' ' + ' '.join(extra) if extra else ''} stripe {stripe_name(stripe)}, "
+        settings = list(extra) + [f"{k}={v}" for k, v in (env or {}).items()]
+        log(f"  {section}: {kernel} {mode}{' ' + ' '.join(settings) if settings else ''} stripe {stripe_name(stripe)}, "
             f"buffer {human_bytes(buffer)} of {human_bytes(data)}")
-        r = run_kernel(self.cfg, exe, stripe, buffer, os.path.join(self.cfg.work, "stats.json"), self.cfg.run_timeout)
+        r = run_kernel(self.cfg, exe, stripe, buffer, os.path.join(self.cfg.work, "stats.json"), self.cfg.run_timeout,
+                       env)
         if r["status"] == "ok":
             r["identical"] = r["checksum"] == ref
             if not r["identical"]:
@@ -228,7 +235,7 @@ def run_all(cfg):
     t_start = time.monotonic()
     kernels = [k for k, *_ in KERNELS]
 
-    log(f"1/5 main table: {len(kernels)} kernels x {', '.join(MODES)}; stripe {stripe_name(cfg.stripe)}, "
+    log(f"1/6 main table: {len(kernels)} kernels x {', '.join(MODES)}; stripe {stripe_name(cfg.stripe)}, "
         f"{cfg.disks} disks, buffer {cfg.fraction_text} of the data")
     main = []
     for kernel in kernels:
@@ -239,7 +246,7 @@ def run_all(cfg):
             main.append(bench.measure("main", kernel, mode, cfg.stripe, cfg.fraction))
     raw["main"] = main
 
-    log(f"2/5 buffer sensitivity: {', '.join(cfg.sens_kernels)} at {', '.join(cfg.fractions)} of the data")
+    log(f"2/6 buffer sensitivity: {', '.join(cfg.sens_kernels)} at {', '.join(cfg.fractions)} of the data")
     buf = []
     for kernel in cfg.sens_kernels:
         for ftext in cfg.fractions:
@@ -253,7 +260,7 @@ def run_all(cfg):
                 buf.append(row)
     raw["buffer"] = [slim(r) for r in buf]
 
-    log(f"3/5 stripe sensitivity: {', '.join(cfg.sens_kernels)} at stripes {', '.join(cfg.stripes)}")
+    log(f"3/6 stripe sensitivity: {', '.join(cfg.sens_kernels)} at stripes {', '.join(cfg.stripes)}")
     strp = []
     for kernel in cfg.sens_kernels:
         for stext in cfg.stripes:
@@ -266,7 +273,7 @@ def run_all(cfg):
                 strp.append(dict(row, section="stripe"))
     raw["stripe"] = [slim(r) for r in strp]
 
-    log("4/5 granularity: dro-wp with granularity=disk against the default (stripe)")
+    log("4/6 granularity: dro-wp with granularity=disk against the default (stripe)")
     gran = []
     for kernel in kernels:
         stripe_row = next(r for r in main if r["kernel"] == kernel and r["mode"] == "dro-wp")
@@ -276,8 +283,19 @@ def run_all(cfg):
         gran.append(dict(row, granularity="disk"))
     raw["granularity"] = gran
 
-    log(f"5/5 compile time: median of {cfg.compile_reps}, plain clang-19 -O2 -c and iopoly-clang -O2 -c per mode")
+    log(f"5/6 compile time: median of {cfg.compile_reps}, plain clang-19 -O2 -c and iopoly-clang -O2 -c per mode")
     raw["compile"] = compile_times(bench, kernels)
+
+    log("6/6 write-behind: every kernel with IOPOLY_WRITE_BEHIND=0 against the default (on)")
+    wb = []
+    for kernel in kernels:
+        for mode in WRITE_BEHIND_MODES:
+            on = next(r for r in main if r["kernel"] == kernel and r["mode"] == mode)
+            wb.append(dict(slim(on), section="write_behind", write_behind=True))
+            off = bench.measure("write_behind", kernel, mode, cfg.stripe, cfg.fraction,
+                                env={"IOPOLY_WRITE_BEHIND": "0"})
+            wb.append(dict(slim(off), write_behind=False))
+    raw["write_behind"] = wb
 
     raw["load_end"] = os.getloadavg()
     raw["seconds"] = time.monotonic() - t_start
