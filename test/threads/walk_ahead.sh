@@ -8,13 +8,14 @@
 # stripes, a buffer of 1/8 of its data, as bench/threads runs it) took
 # 1.9x the sequential build's modeled I/O (6.37 s against 3.38 s). Checks,
 # on the hdd model at one thread: same output as mode=off, at least 3/4 as
-# many hinted stripes fetched as the sequential build, at most 2.5x its
-# modeled I/O seconds. The bound was 1.3x until the sequential walk also
-# read ahead inside units and tasks did not (2.5 to 3.1 s against 3.9 s),
-# then 2x, until the sequential build's times stopped depending on the
-# machine's real I/O (same_counters.sh): 1.78 s every run, the tasks
-# 3.79 s (2.1x; why the tasks wait longer is open, issue 12). The old
-# tasks' 6.37 s is 3.6x.
+# many hinted stripes fetched as the sequential build, at most 1.25x its
+# modeled I/O seconds. The tasks waited longer than the sequential build
+# (3.79 s against 1.78 s) because a fetch that evicted a dirty stripe
+# first waited for its write, queued on another disk, and the tasks' LRU
+# order paired reads and writes across disks (2.3 disks busy on average
+# in the column sums, 7.9 for the sequential build). With write-behind
+# (runtime/core/WriteBehind.cpp) they take 1.51 s against 1.63 s. Both are
+# the same on every run (same_counters.sh).
 # Environment: IOPOLY_BIN (build/bin), WORK (scratch dir).
 #
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -32,6 +33,6 @@ ms, mt = seq["modeled_io_seconds"], tasks["modeled_io_seconds"]
 print(f"sweeps at one thread: {ht} hinted stripes fetched with tasks, {hs} without; modeled I/O {mt:.3f} s, {ms:.3f} s")
 if hs == 0 or 4 * ht < 3 * hs:
     sys.exit("walk_ahead.sh: the tasks' walk prefetches fewer than 3/4 of the stripes the sequential walk does")
-if mt > 2.5 * ms:
-    sys.exit("walk_ahead.sh: the tasks at one thread take more than 2.5x the sequential modeled I/O")
+if mt > 1.25 * ms:
+    sys.exit("walk_ahead.sh: the tasks at one thread take more than 1.25x the sequential modeled I/O")
 PY
