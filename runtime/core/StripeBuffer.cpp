@@ -476,6 +476,7 @@ void StripeBuffer::markDirty(Frame *F, bool Whole) {
   if (F->WrittenAhead) {
     F->WrittenAhead = false;
     Env.Counters.C.WriteBehindAgain++; // its write-behind was for nothing
+    WbWindow.Again++;
   }
   F->Dirty = true;
 }

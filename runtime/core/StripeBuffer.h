@@ -304,6 +304,13 @@ private:
   Frame *LruHead = nullptr, *LruTail = nullptr; ///< head = least recent
   std::chrono::steady_clock::time_point Start;
   std::string AsyncError; ///< last failure of a background fetch
+  /// Write-behind's check on itself (WriteBehind.cpp): of the stripes
+  /// written ahead since the window began, how many changed again before
+  /// their eviction; while Paused > 0, evictions start none.
+  struct WriteBehindWindow {
+    uint64_t Written = 0, Again = 0, Paused = 0;
+    unsigned Failed = 0; ///< wasteful windows in a row (each doubles the pause)
+  } WbWindow;
   size_t PinnedFrames = 0; ///< frames with Pins > 0 (the runs' budget)
   size_t TwinBytes = 0;    ///< memory held by twins now
   SpillStore Spill;        ///< shared arrays' private evictions (buffer lock)

@@ -399,3 +399,34 @@ TEST(StripeBuffer, FailedWriteBehindLosesNothing) {
   EXPECT_EQ(1u, C.WriteBehind) << "the failed write is taken back";
   EXPECT_EQ(3u, C.Writebacks);
 }
+
+TEST(StripeBuffer, WriteBehindPausesWhereItsWritesAreForNothing) {
+  // Four hot stripes written again after every four cold reads: each time
+  // they have drifted to the LRU end, are written ahead, and change again.
+  BufferHarness H(8, Stripe, 2, /*Prefetch=*/true, "none", /*Threads=*/true, 3, /*WriteBehind=*/true);
+  auto A = makeMemArray("P", 1, 64 * Stripe, Stripe, 2);
+  H.track(*A);
+  StripeBuffer &B = *H.Buffer;
+  constexpr unsigned Rounds = 2000;
+  void *P = nullptr;
+  for (unsigned R = 0; R < Rounds; ++R) {
+    for (size_t S = 0; S < 4; ++S) {
+      ASSERT_TRUE(B.attach(A.get(), S, IOPOLY_WRITE, P).ok());
+      static_cast<unsigned char *>(P)[0] = static_cast<unsigned char>(R);
+      ASSERT_TRUE(B.release(A.get(), S).ok());
+    }
+    for (size_t K = 0; K < 4; ++K) {
+      size_t S = 4 + (R * 4 + K) % 60;
+      ASSERT_TRUE(B.attach(A.get(), S, IOPOLY_READ, P).ok());
+      ASSERT_TRUE(B.release(A.get(), S).ok());
+    }
+  }
+  ASSERT_TRUE(B.drop(A.get()).ok());
+  for (size_t S = 0; S < 4; ++S)
+    EXPECT_EQ(static_cast<unsigned char>(Rounds - 1), static_cast<unsigned char>(onDisk(*A, S)[0]));
+  const Counters &C = H.Counters.C;
+  EXPECT_GT(C.WriteBehindAgain, 0u) << "the pattern wastes early writes";
+  // Without the pause every round writes about four stripes ahead (8,000);
+  // with it, a window of 256 and ever longer pauses (1,280).
+  EXPECT_LT(C.WriteBehind, Rounds) << C.WriteBehind << " early writes, " << C.WriteBehindAgain << " for nothing";
+}
