@@ -95,7 +95,7 @@ def main(argv=None):
     else:
         raw["argv"] = options
     with open(os.path.join(args.out, "raw", "polybench.json"), "w") as f:
-        json.dump(raw, f, indent=1)
+        json.dump(raw, f, separators=(",", ":"))  # compact: the raw data of a quick run is over 1 MiB indented
     report.render(raw, args.out)
     if own_work:
         import shutil

@@ -249,7 +249,7 @@ def run_all(cfg, resume):
             raw["load_end"] = os.getloadavg()
             tmp = raw_path + ".tmp"
             with open(tmp, "w") as f:
-                json.dump(raw, f, indent=1)
+                json.dump(raw, f, separators=(",", ":"))  # compact: the raw data of a quick run is over 1 MiB indented
             os.replace(tmp, raw_path)
 
     raw["seconds_before"] = raw.get("seconds", 0)
