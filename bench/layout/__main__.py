@@ -12,8 +12,9 @@ fetched once). Every build's checksum must equal mode=off's; a difference
 makes the tool exit with status 1 after writing the report.
 
 Kernels: bench/layout/transposed.c (V produced by columns, read transposed:
-both phases prefer column-major) and bench/kernels/transpose.c (V produced
-by rows, read transposed: the vote ties and keeps row-major).
+both phases prefer column-major) and the six kernels of bench/kernels at the
+disk-reuse benchmark's sizes (bench/dro/kernels.py), among them transpose.c
+(V produced by rows, read transposed: the vote ties and keeps row-major).
 
   python3 -m bench.layout [--build DIR] [--quick] [--stripe 64K] [--disks 8] [--fraction 1/8]
   python3 -m bench.layout --render-only
@@ -27,23 +28,23 @@ import tempfile
 
 from bench import common
 from bench.common import ROOT, frac_value, log, parse_size
+from bench.dro.kernels import KERNEL_DIR, KERNELS as DRO_KERNELS, QUICK_DEFS
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-KERNELS = [
-    ("transposed", os.path.join(HERE, "transposed.c"), "V produced by columns, then U[i][j] = 2 V[j][i] + 1"),
-    ("transpose", os.path.join(ROOT, "bench", "kernels", "transpose.c"),
-     "V produced by rows, then U[i][j] = 0.75 V[j][i] + 1 (bench/kernels, the dro benchmark's kernel)"),
-]
+# name, source, what it models, its -D (None: -DN=<--n>).
+KERNELS = [("transposed", os.path.join(HERE, "transposed.c"), "V produced by columns, then U[i][j] = 2 V[j][i] + 1",
+            None)] + [(name, os.path.join(KERNEL_DIR, name + ".c"), what, defs)
+                      for name, what, defs, _ in DRO_KERNELS]
 MODES = ["lower", "clo", "dro-wp"]
 LAYOUTS = ["off", "static"]
 TARGET_FPB = 1.5     # dro-wp with layout: at most 1.5 fetches per block on the transposed walk
 TARGET_VS_CLO = 0.20  # ... and at least 20% less modeled I/O than clo
 
 
-def compile_one(cfg, src, mode, layout, out):
+def compile_one(cfg, src, defs, mode, layout, out):
     cmd = [os.path.join(cfg.build, "bin", "iopoly-clang"), "-O2", f"-fplugin-arg-iopoly-mode={mode}",
            f"-fplugin-arg-iopoly-stripe={cfg.stripe_text}", f"-fplugin-arg-iopoly-disks={cfg.disks}",
-           "-I" + os.path.join(ROOT, "bench", "kernels"), f"-DN={cfg.n}", src, "-o", out]
+           "-I" + KERNEL_DIR, *defs, src, "-o", out]
     if mode != "off":
         cmd[2:2] = [f"-fplugin-arg-iopoly-layout={layout}", "-Rpass=iopoly", "-Rpass-missed=iopoly"]
     ok, err, wall, _ = common.run_compiler(cmd, cfg.compile_timeout)
@@ -60,10 +61,13 @@ def run_all(cfg):
     data = {"config": {"stripe": cfg.stripe, "disks": cfg.disks, "fraction": cfg.fraction_text, "n": cfg.n,
                        "model": cfg.model},
             "machine": common.machine_info(cfg.build, cfg.work), "kernels": []}
-    for name, src, what in KERNELS:
-        k = {"name": name, "what": what, "runs": []}
+    for name, src, what, defs in KERNELS:
+        if cfg.kernels and name not in cfg.kernels:
+            continue
+        defs = [f"-DN={cfg.n}"] if defs is None else QUICK_DEFS[name][0] if cfg.quick else defs
+        k = {"name": name, "what": what, "defs": defs, "runs": []}
         ref = os.path.join(cfg.work, f"{name}.off")
-        info = compile_one(cfg, src, "off", "off", ref)
+        info = compile_one(cfg, src, defs, "off", "off", ref)
         if not info["ok"]:
             log(f"{name}: the mode=off build failed: {info['error']}")
             sys.exit(2)
@@ -75,7 +79,7 @@ def run_all(cfg):
         for mode in MODES:
             for layout in LAYOUTS:
                 exe = os.path.join(cfg.work, f"{name}.{mode}.{layout}")
-                info = compile_one(cfg, src, mode, layout, exe)
+                info = compile_one(cfg, src, defs, mode, layout, exe)
                 run = {"mode": mode, "layout": layout, **info}
                 if info["ok"]:
                     log(f"{name} mode={mode} layout={layout}: running")
@@ -98,11 +102,35 @@ def fmt(x, d=0):
     return "-" if x is None else f"{x:,.{d}f}"
 
 
+def summary(data):
+    """Per kernel and mode, the modeled I/O with the layout choice over without it."""
+    out = ["## With the layout choice against without it", "",
+           "Modeled I/O of `layout=static` over `layout=off`, per mode (below 1: the layouts help; the issue asks "
+           "that they never cost more than 2%).", "",
+           "| kernel | " + " | ".join(MODES) + " |", "|---|" + "---:|" * len(MODES)]
+    worse = []
+    for k in data["kernels"]:
+        cells = []
+        for mode in MODES:
+            by = {r["layout"]: (r.get("stats") or {}).get("modeled_io_seconds") for r in k["runs"]
+                  if r["mode"] == mode and r.get("status") == "ok"}
+            if by.get("off") and by.get("static") is not None:
+                q = by["static"] / by["off"]
+                cells.append(f"{q:.2f}")
+                if q > 1.02:
+                    worse.append(f"{k['name']} {mode} ({q:.2f}x)")
+            else:
+                cells.append("-")
+        out.append(f"| {k['name']} | " + " | ".join(cells) + " |")
+    out += ["", "Worse by more than 2%: " + (", ".join(worse) if worse else "none") + ".", ""]
+    return out
+
+
 def render(data, command):
     c = data["config"]
     out = ["# File layout selection (paper 1, section 4)", "",
            "Regenerate with `" + command + "` (from the repository root).", "",
-           f"{c['n']}x{c['n']} doubles per array, {common.human_bytes(c['stripe'])} stripes on {c['disks']} disks, "
+           f"{common.human_bytes(c['stripe'])} stripes on {c['disks']} disks, "
            f"stripe buffer {c['fraction']} of the data, disk model `{c['model']}` (modeled I/O seconds), buffered "
            "I/O. `layout=off`: every array row-major; `layout=static` (the default): the layout chosen by the "
            "compiler from the accesses. Floor: the distinct stripes of the run (each fetched once). "
@@ -110,7 +138,8 @@ def render(data, command):
     mism = []
     for k in data["kernels"]:
         out += [f"## {k['name']}: {k['what']}", "",
-                f"Data {common.human_bytes(k['data_bytes'])}, buffer {common.human_bytes(k['buffer'])}.", "",
+                f"`{' '.join(k.get('defs') or ['-DN=%d' % c['n']])}`: data {common.human_bytes(k['data_bytes'])}, "
+                f"buffer {common.human_bytes(k['buffer'])}.", "",
                 "| mode | layout | stripe fetches | floor (distinct) | fetches/block | modeled I/O s | identical |",
                 "|---|---|---:|---:|---:|---:|---|"]
         for r in k["runs"]:
@@ -128,6 +157,7 @@ def render(data, command):
             out += ["", "Layouts chosen (remarks of the layout=static build):", ""]
             out += ["- " + m for m in chosen["layouts"]]
         out.append("")
+    out += summary(data)
     t = next((k for k in data["kernels"] if k["name"] == "transposed"), None)
     if t:
         def get(mode, layout):
@@ -161,8 +191,9 @@ def main():
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "results"))
     ap.add_argument("--workdir")
-    ap.add_argument("--quick", action="store_true", help="512x512 arrays")
-    ap.add_argument("--n", type=int, default=1024)
+    ap.add_argument("--quick", action="store_true", help="512x512 for transposed, the dro benchmark's quick sizes")
+    ap.add_argument("--n", type=int, default=1024, help="transposed.c's N")
+    ap.add_argument("--kernels", help="comma-separated subset of the kernels")
     ap.add_argument("--stripe", default="64K")
     ap.add_argument("--disks", type=int, default=8)
     ap.add_argument("--fraction", default="1/8")
@@ -179,6 +210,7 @@ def main():
     else:
         cfg.build = os.path.abspath(cfg.build)
         cfg.n = 512 if cfg.quick else cfg.n
+        cfg.kernels = cfg.kernels.split(",") if cfg.kernels else []
         cfg.stripe_text, cfg.stripe = cfg.stripe, parse_size(cfg.stripe)
         cfg.fraction_text, cfg.fraction = cfg.fraction, frac_value(cfg.fraction)
         cfg.work = cfg.workdir or tempfile.mkdtemp(prefix="iopoly-bench-layout.")
