@@ -27,6 +27,9 @@ enum class ScopTransform {
   PollyOptimizer, ///< clo: Polly's isl scheduler with tiling
   DiskReuseNests, ///< dro-l
   DiskReuseWhole, ///< dro-wp
+  /// clo in a layout trial: Polly's schedule priced as dro-wp prices its
+  /// version of it, on the SCoPs clo itself schedules (no scalar expansion)
+  CloMeasure,
 };
 
 /// Polly's options for iopoly: every SCoP is considered (our own cost model
