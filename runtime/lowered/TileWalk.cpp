@@ -102,7 +102,8 @@ void tileWalkSeen(iopoly_array *A, size_t Stripe) {
   if (!RT || !TileWalkUnit)
     return;
   size_t S = A->Geo.StripeSize;
-  uint64_t Unit = static_cast<uint64_t>(Stripe) * S / TileWalkUnit;
+  bool Units = TileWalkUnit != TileWalkStreamsOnly;
+  uint64_t Unit = Units ? static_cast<uint64_t>(Stripe) * S / TileWalkUnit : 0;
   Seen *Slot = nullptr;
   for (Seen &X : Last)
     if (X.A == A)
@@ -149,7 +150,7 @@ void tileWalkSeen(iopoly_array *A, size_t Stripe) {
         St->AheadEnd = hint(RT, A, From, Stripe + 1 + Window);
     }
   }
-  if (!FirstInTask && Unit == Slot->Unit)
+  if (!Units || (!FirstInTask && Unit == Slot->Unit))
     return;
   bool Next = !FirstInTask && Unit == Slot->Unit + 1;
   Slot->Task = Task;

@@ -11,7 +11,9 @@
 // Inside units, each of a few streams per array that goes forward a stripe
 // at a time (the rows a tile reads again, such as syr2k's rows of A and B)
 // hints the next sixteenth of the buffer ahead of it; a task shares that
-// window with the tasks running beside it.
+// window with the tasks running beside it. Versions in Polly's tiles walk
+// no units: where their model can spare the room (TileVersions.cpp), only
+// their streams read ahead (TileWalkStreamsOnly).
 // Threads that run tiles as tasks also hint, at a tile's first touch of an
 // array, the rest of the unit it touched and the next unit
 // (tileWalkTaskBegin). Prefetch
@@ -31,6 +33,10 @@ namespace iopoly {
 /// Unit size (bytes) of the tiled version this thread runs, 0 if none: one
 /// load and one compare on the slow path when off.
 extern thread_local uint64_t TileWalkUnit;
+
+/// TileWalkUnit of a version that walks no units (Polly's tiles, where
+/// their model can spare the room): only its streams read ahead.
+constexpr uint64_t TileWalkStreamsOnly = ~uint64_t(0);
 
 /// Sets (or with 0 ends) the unit of this thread's walk.
 void tileWalkBegin(uint64_t UnitBytes);
