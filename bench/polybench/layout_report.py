@@ -5,6 +5,8 @@ build with every array row-major), e.g.
 
     python3 -m bench.polybench POLYBENCH --quick \\
         --modes lower,clo,dro-l,dro-wp,lower+layout=off,clo+layout=off,dro-wp+layout=off
+    python3 -m bench.polybench.layout_report RUN/raw/polybench.json \\
+        bench/results/polybench-layout.md --keep bench/results/raw/polybench-layout.json
     python3 -m bench.polybench.layout_report bench/results/raw/polybench-layout.json \\
         bench/results/polybench-layout.md
 
@@ -150,12 +152,48 @@ def render(raw):
     return "\n".join(lines)
 
 
+# What the page reads of a run (the whole run of seven modes is over the
+# 1 MiB that a committed file may have).
+_RUN_KEYS = ("mode", "stripe", "fraction", "buffer", "status", "wall", "identical", "data_bytes")
+_STAT_KEYS = ("stripe_fetches", "modeled_io_seconds", "fetches_per_block", "distinct_stripes", "writebacks")
+
+
+def slim(raw):
+    """The run without what the page does not read: remarks other than the
+    layouts', the statistics but a few counters, traces and floors."""
+    out = {k: v for k, v in raw.items() if k != "kernels"}
+    out["kernels"] = []
+    for e in raw["kernels"]:
+        k = {x: e[x] for x in ("kernel", "path", "size", "data_bytes") if x in e}
+        k["builds"] = {m: {"mode": b.get("mode"), "ok": b.get("ok"), "seconds": b.get("seconds"),
+                           "cpu_seconds": b.get("cpu_seconds"),
+                           "remarks": [r for r in b.get("remarks", []) if _CHOICE.match(r["msg"])]}
+                       for m, b in e.get("builds", {}).items()}
+        k["runs"] = []
+        for r in e.get("runs", []):
+            x = {key: r[key] for key in _RUN_KEYS if key in r}
+            if r.get("stats"):
+                x["stats"] = {key: r["stats"][key] for key in _STAT_KEYS if key in r["stats"]}
+            k["runs"].append(x)
+        out["kernels"].append(k)
+    return out
+
+
 def main(argv):
+    keep = None
+    if len(argv) == 5 and argv[3] == "--keep":
+        keep = argv[4]
+        argv = argv[:3]
     if len(argv) != 3:
-        sys.stderr.write("usage: python3 -m bench.polybench.layout_report RAW.json OUT.md\n")
+        sys.stderr.write("usage: python3 -m bench.polybench.layout_report RAW.json OUT.md [--keep SLIM.json]\n"
+                         "  --keep: also write what the page reads of RAW.json to SLIM.json\n")
         return 2
     with open(argv[1]) as f:
         raw = json.load(f)
+    if keep:
+        raw = slim(raw)
+        with open(keep, "w") as f:
+            json.dump(raw, f, separators=(",", ":"), sort_keys=True)
     text = render(raw)
     # The reading of the numbers, written by hand beside the page.
     analysis = os.path.join(os.path.dirname(os.path.abspath(argv[2])), "polybench-layout-analysis.md")
