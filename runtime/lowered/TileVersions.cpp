@@ -47,8 +47,10 @@ static void walk(const iopoly_tile_table *T, uint32_t V) {
   // units of one size: no unit walk
   // to prefetch along, no disk maps for threads.
   bool Tiled = V + 1 < T->num_versions && !isBandVersion(*T, V) && !isInMemoryVersion(*T, V);
-  bool Streams = !Tiled && T->prefetch && isBandVersion(*T, V) && streamsReadAhead(T);
-  tileWalkBegin(!T->prefetch ? 0 : Tiled ? T->versions[V].unit : Streams ? TileWalkStreamsOnly : 0);
+  uint64_t Walk = 0;
+  if (T->prefetch)
+    Walk = Tiled ? T->versions[V].unit : isBandVersion(*T, V) && streamsReadAhead(T) ? TileWalkStreamsOnly : 0;
+  tileWalkBegin(Walk);
   // Parallel loops of this region (threads=on): the disk maps of its tiles.
   uint64_t Need = 0;
   if (Tiled)
@@ -108,7 +110,7 @@ extern "C" int __iopoly_pick_version(iopoly_tile_table *T) {
   // more. Hints push out the stripes the next tiles use again: deriche at
   // 1/2 of its data wrote back twice as much (1.15x the modeled I/O), and
   // at 16 to 19 frames, where tiles need 8 to 12, gemm took 2.0x.
-  if (isBandVersion(*T, V) && Est[V].Replayed) {
+  if (T->prefetch && isBandVersion(*T, V) && Est[V].Replayed) {
     uint64_t Frames = Cfg.bufferFrames();
     for (uint64_t Room : {Frames / 4, Frames / 8}) {
       if (Room < 8 || Est[V].Need + Room > Frames)
