@@ -142,4 +142,25 @@ uint32_t pickTileVersion(const iopoly_tile_table &T, uint64_t Stripe, uint64_t F
   return Best;
 }
 
+uint32_t pickTileVersionForTasks(const iopoly_tile_table &T, uint64_t Stripe, uint64_t Frames, uint32_t Disks,
+                                 const std::vector<VersionEstimate> &Est, bool Replayed, uint32_t Alone) {
+  uint32_t Orig = T.num_versions - 1;
+  auto dataTiled = [&](uint32_t V) { return V < Orig && !isBandVersion(T, V) && !isInMemoryVersion(T, V); };
+  if (!dataTiled(Alone))
+    return Alone; // the original order, Polly's tiles or the data that fit: no unit to change
+  auto spansDisks = [&](uint32_t V) { return T.versions[V].unit >= Stripe * std::max<uint32_t>(1, Disks); };
+  auto twoFit = [&](uint32_t V) { return 4 * Est[V].Need <= Frames; };
+  if (spansDisks(Alone) && twoFit(Alone))
+    return Alone;
+  for (bool TwoFit : {true, false}) {
+    std::vector<bool> Among(T.num_versions, false);
+    for (uint32_t V = 0; V < Orig; ++V)
+      Among[V] = dataTiled(V) && spansDisks(V) && (!TwoFit || twoFit(V));
+    uint32_t W = pickTileVersion(T, Stripe, Frames, Est, Replayed, &Among);
+    if (dataTiled(W) && Est[W].Cost <= MaxCostForTasks * Est[Alone].Cost)
+      return W;
+  }
+  return Alone;
+}
+
 } // namespace iopoly

@@ -87,6 +87,26 @@ uint32_t pickTileVersion(const iopoly_tile_table &T, uint64_t Stripe, uint64_t F
                          const std::vector<VersionEstimate> &Est, bool Replayed,
                          const std::vector<bool> *Among = nullptr);
 
+/// Where the loops' parallel loops run as tasks on more than one thread
+/// (IOPOLY_TABLE_TASKS): the data-tiled versions whose tasks keep the
+/// threads' I/O apart from each other. A task is one unit; a unit smaller
+/// than a stripe on every one of \p Disks disks puts all of a task's
+/// requests on one or a few disks, each thread then waits for one disk at
+/// a time (and the global disk map gathers the threads on the same disks):
+/// the bench kernel multisweep at 1/8 of its data, ssd, 8 threads, units of
+/// one stripe: 4.0x the modeled I/O of units of 16 stripes. Tiles of which
+/// two do not fit in half the buffer run one at a time (the scheduler's
+/// capacity rule, runtime/sched/ParallelLoop.cpp). So: among the versions
+/// whose units span every disk and of which two tiles fit half the buffer,
+/// else among those whose units span every disk, the choice of
+/// pickTileVersion, if its estimate is at most MaxCostForTasks times the
+/// one-thread choice's; else the one-thread choice (\p Alone).
+uint32_t pickTileVersionForTasks(const iopoly_tile_table &T, uint64_t Stripe, uint64_t Frames, uint32_t Disks,
+                                 const std::vector<VersionEstimate> &Est, bool Replayed, uint32_t Alone);
+/// How much more a version may cost, by the one-thread estimate, than the
+/// one-thread choice for its tasks to be preferred.
+constexpr double MaxCostForTasks = 1.25;
+
 /// Whether version \p V of \p T is a band version.
 inline bool isBandVersion(const iopoly_tile_table &T, uint32_t V) {
   return V < T.num_versions && (T.versions[V].flags & IOPOLY_VERSION_BANDS);

@@ -152,17 +152,23 @@ struct iopoly_tile_table {
   const struct iopoly_tile_term *terms;
   const char *where;       /* "file:line" of the loops, for IOPOLY_VERBOSE */
   int32_t chosen;          /* -1 until the runtime has chosen (a cache) */
-  uint32_t prefetch;       /* 1: hint the next tile's stripes (schedule-informed prefetch) */
+  uint32_t flags;          /* IOPOLY_TABLE_* */
   const struct iopoly_band *bands;           /* of the footprint models (NULL: none) */
   const struct iopoly_band_term *band_terms; /* of the footprint models (NULL: none) */
 };
+
+/* Hint the next tile's stripes (schedule-informed prefetch). */
+#define IOPOLY_TABLE_PREFETCH 0x1
+/* The parallel loops of its versions run as tasks on threads (threads=on). */
+#define IOPOLY_TABLE_TASKS 0x2
 
 /* 2: band versions and footprint models (the replayed cost); 3: the
  * tiles a band term applies to (from, upto); 4: the version for data that
  * fit the buffer (IOPOLY_VERSION_IN_MEMORY); 5: triangular nests: band
  * terms whose tiles grow or shrink (IOPOLY_BAND_TERM_VARIES), loops whose
- * bounds move with the outer ones (IOPOLY_BAND_BOUNDED). */
-#define IOPOLY_TILE_ABI 5
+ * bounds move with the outer ones (IOPOLY_BAND_BOUNDED); 6: the table's
+ * flags (IOPOLY_TABLE_*), which were the prefetch switch. */
+#define IOPOLY_TILE_ABI 6
 
 /** Stripes of \p bytes contiguous bytes at an unknown alignment. */
 static inline uint64_t iopoly_tile_stripes(uint64_t bytes, uint64_t stripe) {

@@ -50,7 +50,8 @@ VersionTableTypes::VersionTableTypes(LLVMContext &C) {
   Table = StructType::get(C, {I32, I32, Ptr, Ptr, Ptr, I32, I32, Ptr, Ptr});
 }
 
-CallInst *emitVersionChoice(Module &M, Instruction *Before, const VersionSet &Set, StringRef Where, bool Prefetch) {
+CallInst *emitVersionChoice(Module &M, Instruction *Before, const VersionSet &Set, StringRef Where, bool Prefetch,
+                            bool Tasks) {
   LLVMContext &C = M.getContext();
   VersionTableTypes Ty(C);
   auto I64 = [&](uint64_t V) { return ConstantInt::get(Type::getInt64Ty(C), V); };
@@ -94,7 +95,8 @@ CallInst *emitVersionChoice(Module &M, Instruction *Before, const VersionSet &Se
   auto *TableG = new GlobalVariable(
       M, Ty.Table, false, GlobalValue::PrivateLinkage,
       ConstantStruct::get(Ty.Table, {I32(IOPOLY_TILE_ABI), I32(Vers.size()), VersG, TermsG, WhereStr,
-                                     ConstantInt::get(Type::getInt32Ty(C), -1, true), I32(Prefetch ? 1 : 0), BandsG,
+                                     ConstantInt::get(Type::getInt32Ty(C), -1, true), I32((Prefetch ? IOPOLY_TABLE_PREFETCH : 0) | (Tasks ? IOPOLY_TABLE_TASKS : 0)),
+                                     BandsG,
                                      BandTermsG}),
       "iopoly.tile.table");
   FunctionCallee Pick = M.getOrInsertFunction(

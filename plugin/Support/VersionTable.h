@@ -46,9 +46,11 @@ struct VersionTableTypes {
 };
 
 /// Emits \p Set and a call of __iopoly_pick_version before \p Before;
-/// returns the call.
+/// returns the call. \p Prefetch: the runtime hints the next tile's
+/// stripes; \p Tasks: the versions' parallel loops run as tasks
+/// (threads=on), which the runtime's choice takes into account.
 llvm::CallInst *emitVersionChoice(llvm::Module &M, llvm::Instruction *Before, const VersionSet &Set,
-                                  llvm::StringRef Where, bool Prefetch);
+                                  llvm::StringRef Where, bool Prefetch, bool Tasks);
 
 } // namespace iopoly
 

@@ -770,7 +770,7 @@ PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager 
     if (Loc)
       Where = (Loc->getScope() ? Loc->getScope()->getFilename().str() : std::string("?")) + ":" +
               std::to_string(Loc.getLine());
-    CallInst *Call = emitVersionChoice(*S.getFunction().getParent(), At, Set, Where, tilePrefetch());
+    CallInst *Call = emitVersionChoice(*S.getFunction().getParent(), At, Set, Where, tilePrefetch(), threadsEnabled());
     const SCEV *Param = SAR.SE.getSCEV(Call);
     polly::ParameterSetTy NewParams;
     NewParams.insert(Param);

@@ -17,6 +17,7 @@
 #include "lowered/TileWalk.h"
 #include "core/Runtime.h"
 #include "sched/ParallelLoop.h"
+#include "sched/RunSets.h"
 
 #include <mutex>
 #include <unordered_set>
@@ -48,7 +49,7 @@ static void walk(const iopoly_tile_table *T, uint32_t V) {
   // to prefetch along, no disk maps for threads.
   bool Tiled = V + 1 < T->num_versions && !isBandVersion(*T, V) && !isInMemoryVersion(*T, V);
   uint64_t Walk = 0;
-  if (T->prefetch)
+  if (T->flags & IOPOLY_TABLE_PREFETCH)
     Walk = Tiled ? T->versions[V].unit : isBandVersion(*T, V) && streamsReadAhead(T) ? TileWalkStreamsOnly : 0;
   tileWalkBegin(Walk);
   // Parallel loops of this region (threads=on): the disk maps of its tiles.
@@ -82,8 +83,14 @@ extern "C" int __iopoly_pick_version(iopoly_tile_table *T) {
   Cost.Disks = Disks;
   if (P.enabled())
     Cost = fetchCost(P.LatencySec, P.SeqLatencySec, P.BytesPerSec, Cfg.StripeSize, Disks);
-  std::vector<VersionEstimate> Est;
-  uint32_t V = chooseTileVersion(*T, Cfg.StripeSize, Cfg.bufferFrames(), &Est, Cost);
+  bool Replayed = false;
+  std::vector<VersionEstimate> Est = estimateTileVersions(*T, Cfg.StripeSize, Cfg.bufferFrames(), Cost, Replayed);
+  uint32_t V = pickTileVersion(*T, Cfg.StripeSize, Cfg.bufferFrames(), Est, Replayed);
+  // Its parallel loops run as tasks on threads: units that keep the
+  // threads' requests on every disk.
+  uint32_t Alone = V;
+  if ((T->flags & IOPOLY_TABLE_TASKS) && sched::threadsToUse(Cfg) > 1)
+    V = pickTileVersionForTasks(*T, Cfg.StripeSize, Cfg.bufferFrames(), Disks, Est, Replayed, Alone);
   if (Cfg.Verbose) {
     std::string Msg = format("loops at %s: version %u of %u chosen for %zu-byte stripes and a buffer of %zu stripes "
                              "(per version: stripes a tile needs/estimated fetches/their cost%s):",
@@ -101,6 +108,9 @@ extern "C" int __iopoly_pick_version(iopoly_tile_table *T) {
                     : isInMemoryVersion(*T, K) ? " (Polly's schedule as in mode=clo, for data that fit)"
                     : (Est[K].Fits ? "" : " (does not fit)"),
                     Est[K].Outside > MaxModelOutside ? format(" (%.0f%% of its model off the arrays)", 100 * Est[K].Outside).c_str() : "");
+    if (V != Alone)
+      Msg += format("; version %u would run on one thread, version %u's units keep the %u threads' tasks on every "
+                    "disk", Alone, V, sched::threadsToUse(Cfg));
     verbose(Msg);
   }
   // Polly's tiles still read rows stripe after stripe: their streams read
@@ -110,7 +120,7 @@ extern "C" int __iopoly_pick_version(iopoly_tile_table *T) {
   // more. Hints push out the stripes the next tiles use again: deriche at
   // 1/2 of its data wrote back twice as much (1.15x the modeled I/O), and
   // at 16 to 19 frames, where tiles need 8 to 12, gemm took 2.0x.
-  if (T->prefetch && isBandVersion(*T, V) && Est[V].Replayed) {
+  if ((T->flags & IOPOLY_TABLE_PREFETCH) && isBandVersion(*T, V) && Est[V].Replayed) {
     uint64_t Frames = Cfg.bufferFrames();
     for (uint64_t Room : {Frames / 4, Frames / 8}) {
       if (Room < 8 || Est[V].Need + Room > Frames)

@@ -80,7 +80,7 @@ TEST(TileTableLayout, EveryStructMatchesTheHeader) {
                 {offsetof(iopoly_tile_table, abi), offsetof(iopoly_tile_table, num_versions),
                  offsetof(iopoly_tile_table, versions), offsetof(iopoly_tile_table, terms),
                  offsetof(iopoly_tile_table, where), offsetof(iopoly_tile_table, chosen),
-                 offsetof(iopoly_tile_table, prefetch), offsetof(iopoly_tile_table, bands),
+                 offsetof(iopoly_tile_table, flags), offsetof(iopoly_tile_table, bands),
                  offsetof(iopoly_tile_table, band_terms)},
                 sizeof(iopoly_tile_table));
 }

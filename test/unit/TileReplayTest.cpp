@@ -560,3 +560,49 @@ TEST(TileChoice, NearTheCheapestTheFewestRequestsRun) {
   E[3].Cost = 210;
   EXPECT_EQ(pickTileVersion(Tab, S, 50, E, true), 3u);
 }
+
+/// Units of 256K, 64K and 4K and the original order, with the estimates
+/// given (no replay): what the choice for tasks reads.
+struct TaskChoice {
+  Table T;
+  std::vector<VersionEstimate> E;
+  TaskChoice(std::vector<uint64_t> Need, std::vector<double> Cost) {
+    for (uint64_t Unit : {256u << 10, 64u << 10, 4u << 10})
+      T.version(Unit);
+    T.version();
+    E.resize(4);
+    for (size_t V = 0; V < 4; ++V) {
+      E[V].Need = V < 3 ? Need[V] : 0;
+      E[V].Cost = E[V].Requests = V < 3 ? Cost[V] : 100;
+      E[V].Fits = true;
+    }
+  }
+};
+
+TEST(TileChoice, TasksGetUnitsThatSpanEveryDisk) {
+  // 4 KiB stripes on 8 disks: a task of 4K units reads one disk.
+  TaskChoice C({201, 57, 12}, {1.0, 1.0, 0.99});
+  iopoly_tile_table Tab = C.T.table();
+  uint32_t Alone = pickTileVersion(Tab, S, 432, C.E, true);
+  EXPECT_EQ(Alone, 2u);
+  // Two tiles of 256K do not fit half the buffer: 64K.
+  EXPECT_EQ(pickTileVersionForTasks(Tab, S, 432, 8, C.E, true, Alone), 1u);
+  // On one disk every unit spans them all; two of its tiles fit.
+  EXPECT_EQ(pickTileVersionForTasks(Tab, S, 432, 1, C.E, true, Alone), 2u);
+  // Two tiles of 64K do not fit half of 108 frames either: still the
+  // units that span the disks.
+  C.E[0].Fits = false;
+  EXPECT_EQ(pickTileVersionForTasks(Tab, S, 108, 8, C.E, true, Alone), 1u);
+}
+
+TEST(TileChoice, TasksKeepTheOneThreadChoiceWhereTheOthersCostMore) {
+  TaskChoice C({201, 57, 12}, {2.0, 2.0, 1.0});
+  iopoly_tile_table Tab = C.T.table();
+  EXPECT_EQ(pickTileVersionForTasks(Tab, S, 432, 8, C.E, true, 2), 2u);
+  // A one-thread choice that spans the disks and of which two tiles fit.
+  TaskChoice D({201, 57, 12}, {1.0, 0.5, 1.0});
+  iopoly_tile_table DTab = D.T.table();
+  EXPECT_EQ(pickTileVersionForTasks(DTab, S, 432, 8, D.E, true, 1), 1u);
+  // The original order stays.
+  EXPECT_EQ(pickTileVersionForTasks(DTab, S, 432, 8, D.E, true, 3), 3u);
+}
