@@ -47,6 +47,7 @@ void addRunTotals(unsigned Threads, const char *Policy, const RunTotals &R) {
   T.Policy = Policy;
   T.Regions += R.Regions;
   T.Sets += R.Sets;
+  T.Handouts += R.Handouts;
   T.DisksInUseSum += R.DisksInUseSum;
   T.DisksInUseMax = std::max(T.DisksInUseMax, R.DisksInUseMax);
   T.MaxRunning = std::max(T.MaxRunning, R.MaxRunning);
@@ -88,7 +89,8 @@ std::string schedStatsJSON() {
   W.key("sched").value(T.Policy);
   W.key("regions").value(static_cast<unsigned long long>(T.Regions));
   W.key("sets").value(static_cast<unsigned long long>(T.Sets));
-  W.key("disks_in_use_mean").value(T.Sets ? double(T.DisksInUseSum) / double(T.Sets) : 0.0);
+  W.key("handouts").value(static_cast<unsigned long long>(T.Handouts));
+  W.key("disks_in_use_mean").value(T.Handouts ? double(T.DisksInUseSum) / double(T.Handouts) : 0.0);
   W.key("disks_in_use_max").value(static_cast<unsigned long long>(T.DisksInUseMax));
   W.key("max_running").value(static_cast<unsigned long long>(T.MaxRunning));
   W.key("max_pinned_stripes").value(static_cast<unsigned long long>(T.MaxPinned));
@@ -124,7 +126,7 @@ extern "C" void __iopoly_run_sets(const iopoly_set_table *Table, void (*Body)(vo
   ExecReport R = runTaskGraph(Graph, O, [&](uint32_t Set, unsigned) { Body(Ctx, Set); });
   RunTotals T;
   T.Regions = 1;
-  T.Sets = R.Starts;
+  T.Sets = T.Handouts = R.Starts;
   T.DisksInUseSum = R.DisksInUseSum;
   T.DisksInUseMax = R.DisksInUseMax;
   T.MaxRunning = R.MaxRunning;

@@ -27,6 +27,7 @@ namespace iopoly::sched {
 /// What runs of tasks add to the "threads" statistics.
 struct RunTotals {
   uint64_t Regions = 0, Sets = 0, DisksInUseSum = 0, CapacityWaits = 0, MaxPinned = 0;
+  uint64_t Handouts = 0; ///< starts: a set, or a chunk of a parallel loop's iterations
   unsigned DisksInUseMax = 0, MaxRunning = 0;
 };
 void addRunTotals(unsigned Threads, const char *Policy, const RunTotals &R);
@@ -38,8 +39,9 @@ unsigned threadsToUse(const Config &C);
 Status graphOfTable(const iopoly_set_table &Table, TaskGraph &Out);
 
 /// The "threads" object of the statistics file: threads, policy, regions
-/// run, sets run, disks in use per set start (mean and max), most sets
-/// running at once, most stripes pinned by running sets.
+/// run, sets run, hand-outs (starts: a set, or a chunk of consecutive
+/// iterations of a parallel loop), disks in use per start (mean and max),
+/// most sets running at once, most stripes pinned by running sets.
 std::string schedStatsJSON();
 
 } // namespace iopoly::sched
