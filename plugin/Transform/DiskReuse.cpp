@@ -523,12 +523,11 @@ PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager 
   SCoPPlan P = planScop(S, dependencesToKeep(D), WholeProgram);
   // Beside the data-tiled versions: Polly's own schedule, tiled for the
   // buffer at a few tile sizes (where the SCoP's arrays could be analysed).
-  // Where Polly outlines parallel loops (threads=on) too: their tasks have
-  // no disk map and run one at a time (runtime/sched/ParallelLoop.cpp), but
-  // without them the bench kernel transpose at 1/32 of its data took 5.8x
-  // the modeled I/O of the one-thread build, whose Polly tiles read ahead.
+  // Not where Polly outlines parallel loops (threads=on, -polly-parallel):
+  // tasks are the data-tiled versions' units, and Polly's parallel code
+  // generation fails on the tiled bands' loops.
   BandPlan B;
-  if (!P.Regions.empty())
+  if (!P.Regions.empty() && !pollyOutlinesParallelLoops())
     B = planBandTiling(S, dependencesToKeep(D), P.Arrays, bandTiles());
   for (auto It = B.Versions.begin(); It != B.Versions.end();) {
     // Tiling permutable bands keeps every dependence; Polly checks anyway.
