@@ -3,7 +3,7 @@
 # issue 12): the G and naive policies against the single-thread order at
 # 1/2/4/8 threads, buffers of 1/8 and 1/32 of the data, hdd and ssd models;
 # writes bench/results/threads.md and bench/results/raw/threads.json. About
-# 11 minutes on 2 cores, the bench kernels included (threads=on and the
+# 30 minutes on 2 cores, the bench kernels included (threads=on and the
 # Polly-OpenMP baseline, medians of 3 runs; --no-omp skips them); --quick
 # for a short run. The driver is
 # bench/threads/ (python3 -m bench.threads --help for the options).
