@@ -149,7 +149,7 @@ uint32_t pickTileVersionForTasks(const iopoly_tile_table &T, uint64_t Stripe, ui
   if (!dataTiled(Alone))
     return Alone; // the original order, Polly's tiles or the data that fit: no unit to change
   auto spansDisks = [&](uint32_t V) { return T.versions[V].unit >= Stripe * std::max<uint32_t>(1, Disks); };
-  auto twoFit = [&](uint32_t V) { return 4 * Est[V].Need <= Frames; };
+  auto twoFit = [&](uint32_t V) { return tasksFitHalfBuffer(2 * Est[V].Need, Frames); };
   if (spansDisks(Alone) && twoFit(Alone))
     return Alone;
   for (bool TwoFit : {true, false}) {

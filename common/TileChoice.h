@@ -106,6 +106,11 @@ uint32_t pickTileVersionForTasks(const iopoly_tile_table &T, uint64_t Stripe, ui
 /// How much more a version may cost, by the one-thread estimate, than the
 /// one-thread choice for its tasks to be preferred.
 constexpr double MaxCostForTasks = 1.25;
+/// The scheduler's capacity rule for tasks (runtime/sched/ParallelLoop.cpp):
+/// another task starts only while the running tasks' tiles and its own,
+/// \p Stripes in all, fill at most half of the \p Frames of the buffer; the
+/// other half is for what they read ahead.
+inline bool tasksFitHalfBuffer(uint64_t Stripes, uint64_t Frames) { return 2 * Stripes <= Frames; }
 
 /// Whether version \p V of \p T is a band version.
 inline bool isBandVersion(const iopoly_tile_table &T, uint32_t V) {

@@ -10,6 +10,7 @@
 #include "lowered/TileWalk.h"
 #include "sched/Policy.h"
 #include "sched/RunSets.h"
+#include "TileChoice.h"
 
 #include "iopoly/abi.h"
 
@@ -105,7 +106,7 @@ struct Team {
   int64_t OuterRunning = -1;
   uint32_t OuterCount = 0;
   DiskMap OuterDisks;
-  std::chrono::steady_clock::time_point OuterSince;
+  SteadyClock::time_point OuterSince;
 };
 
 /// Helper threads kept from one parallel loop to the next: starting seven
@@ -242,7 +243,7 @@ int64_t takeNext(Team &T, bool &Room, unsigned &RunningNow, uint32_t &Count, Dis
       // were pushed out before use until the walk stopped hinting: 3.1x
       // to 3.5x the single thread's modeled I/O on hdd, 1.07x with this
       // rule.
-      if (T.Running && T.Capacity && T.Pinned + Need > T.Capacity / 2)
+      if (T.Running && T.Capacity && !tasksFitHalfBuffer(T.Pinned + Need, T.Capacity))
         continue;
       char &Taken = Have[T.MapOf[I]];
       if (Taken)
