@@ -8,6 +8,7 @@
 #include "Analysis/RankMapping.h"
 #include "Analysis/UnmodelledLoops.h"
 #include "Polly/ElementSizeGuard.h"
+#include "Polly/SequentialMark.h"
 #include "Support/Options.h"
 #include "Transform/CLO.h"
 #include "Transform/DiskReuse.h"
@@ -17,6 +18,7 @@
 #include "Transform/ScalarExpansion.h"
 
 #include "polly/CodeGen/CodeGeneration.h"
+#include "polly/CodeGen/IslAst.h"
 #include "polly/CodePreparation.h"
 #include "polly/RegisterPasses.h"
 #include "polly/DeLICM.h"
@@ -137,6 +139,8 @@ struct RestructurePass : PassInfoMixin<RestructurePass> {
     bool Kept = isl_schedule_plain_is_equal(Before.get(), S.getScheduleTree().get()) == isl_bool_true;
     if (Kept && !pollyOutlinesParallelLoops())
       return PA;
+    if (pollyOutlinesParallelLoops()) // before code generation reads the flags
+      keepMarkedLoopsSequential(SAM.getResult<polly::IslAstAnalysis>(S, AR));
     PA.intersect(polly::CodeGenerationPass().run(S, SAM, AR, U));
     return PA;
   }

@@ -14,6 +14,7 @@
 #include "TileChoice.h"
 #include "Polly/ElementSizeGuard.h"
 #include "Polly/PollyPipeline.h"
+#include "Polly/SequentialMark.h"
 #include "Support/Options.h"
 #include "Support/RemarkOnce.h"
 #include "Support/VersionTable.h"
@@ -523,11 +524,10 @@ PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager 
   SCoPPlan P = planScop(S, dependencesToKeep(D), WholeProgram);
   // Beside the data-tiled versions: Polly's own schedule, tiled for the
   // buffer at a few tile sizes (where the SCoP's arrays could be analysed).
-  // Not where Polly outlines parallel loops (threads=on, -polly-parallel):
-  // tasks are the data-tiled versions' units, and Polly's parallel code
-  // generation fails on the tiled bands' loops.
+  // Where Polly outlines parallel loops (threads=on) they run on one thread
+  // (markSequential): tasks are the data-tiled versions' units.
   BandPlan B;
-  if (!P.Regions.empty() && !pollyOutlinesParallelLoops())
+  if (!P.Regions.empty())
     B = planBandTiling(S, dependencesToKeep(D), P.Arrays, bandTiles());
   for (auto It = B.Versions.begin(); It != B.Versions.end();) {
     // Tiling permutable bands keeps every dependence; Polly checks anyway.
@@ -701,10 +701,10 @@ PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager 
   // twice; the processor's caches decide): Polly's schedule as clo compiles
   // it. Where it can be modelled it is a candidate out of core too. Not for stencils: their
   // original order ran faster than Polly's or as fast (PolyBench heat-3d,
-  // jacobi-2d; seidel-2d even; LARGE, bench/results/overhead.md). Not where Polly
-  // outlines parallel loops (tasks are the data-tiled units).
+  // jacobi-2d; seidel-2d even; LARGE, bench/results/overhead.md). Where Polly
+  // outlines parallel loops it runs on one thread, as the band versions do.
   bool InMemory = false, InMemoryModelled = false;
-  if (!Buffer && !hasStencilStatement(S) && !pollyOutlinesParallelLoops()) {
+  if (!Buffer && !hasStencilStatement(S)) {
     if (isl::schedule Clo = checkedCloSchedule(S, SAM, SAR, U); !Clo.is_null()) {
       size_t At = Schedules.size() - 1;
       Schedules.insert(Schedules.begin() + static_cast<long>(At), Clo);
@@ -742,6 +742,13 @@ PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager 
     return std::string(BV.RowWalks ? "Polly's schedule with rows innermost" : "Polly's schedule") + " in tiles of " +
            std::to_string(BV.Tile);
   };
+  // The versions in Polly's schedule run on one thread where Polly outlines
+  // parallel loops: its parallel code generation of their tiles crashed
+  // (PolyBench deriche, adi), and their units have no disk map for tasks.
+  auto generated = [&](unsigned V) {
+    bool PollyOrder = Flags[V] & (IOPOLY_VERSION_BANDS | IOPOLY_VERSION_IN_MEMORY);
+    return PollyOrder && pollyOutlinesParallelLoops() ? markSequential(Schedules[V]) : Schedules[V];
+  };
   std::string Versions;
   isl::schedule New;
   if (Buffer) {
@@ -751,7 +758,7 @@ PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager 
     if (V + 1 == NumVersionsHere)
       return Missed(Loc, "with the assumed buffer of " + unitName(Buffer) +
                              " bytes (-iopoly-buffer) the cost model prefers the original order");
-    New = Schedules[V];
+    New = generated(V);
     Versions = describe(V) + " (for the assumed buffer)";
   } else {
     // One SCoP parameter selects the version: the value the runtime
@@ -781,7 +788,7 @@ PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager 
     for (unsigned V = 0; V <= Last; ++V) {
       isl::union_set Dom = isl::manage(isl_union_set_intersect_params(
           S.getDomains().release(), paramRange(Id, V, V).release()));
-      isl::schedule Part = Schedules[V].intersect_domain(Dom);
+      isl::schedule Part = generated(V).intersect_domain(Dom);
       New = New.is_null() ? Part : New.sequence(Part);
     }
     if (NumTiled) {
