@@ -12,6 +12,7 @@
 #include "Analysis/Stencil.h"
 #include "DiskModel.h"
 #include "TileChoice.h"
+#include "Polly/BeforeScop.h"
 #include "Polly/ElementSizeGuard.h"
 #include "Polly/PollyPipeline.h"
 #include "Polly/SequentialMark.h"
@@ -767,12 +768,15 @@ PreservedAnalyses DiskReusePass::run(polly::Scop &S, polly::ScopAnalysisManager 
     // would end the one before it (Polly cannot analyse the call: its loops
     // would keep their order), so the call goes at the function's entry;
     // its arguments are constants. Where Polly outlines parallel loops it
-    // stays right before the loops: it also tells the task scheduler the
-    // footprint of the region about to run (and Polly's parallel code
-    // generation expects the value there).
+    // stays right before the loops, in a block of its own (BeforeScop.h):
+    // it also tells the task scheduler the footprint of the region about to
+    // run (and Polly's parallel code generation expects the value there).
     Instruction *At = &*S.getFunction().getEntryBlock().getFirstInsertionPt();
-    if (pollyOutlinesParallelLoops())
-      At = SAR.DT.getNode(S.getEntry())->getIDom()->getBlock()->getTerminator();
+    if (pollyOutlinesParallelLoops()) {
+      At = insertionPointBeforeScop(S, SAR);
+      if (!At) // several entering edges: where they meet
+        At = SAR.DT.getNode(S.getEntry())->getIDom()->getBlock()->getTerminator();
+    }
     std::string Where = S.getFunction().getName().str();
     if (Loc)
       Where = (Loc->getScope() ? Loc->getScope()->getFilename().str() : std::string("?")) + ":" +
