@@ -225,6 +225,10 @@ PreservedAnalyses UnmodelledLoopsPass::run(Function &F, FunctionAnalysisManager 
   // Remarks only: no work unless iopoly's remarks are asked for.
   if (!F.getContext().getLLVMRemarkStreamer() && !F.getContext().getDiagHandlerPtr()->isAnyRemarkEnabled(DEBUG_TYPE))
     return PreservedAnalyses::all();
+  // Polly's outlined parallel loops (threads=on) are code it generated from
+  // SCoPs already reported; Polly marks them so as not to process them again.
+  if (F.hasFnAttribute("polly.skip.fn"))
+    return PreservedAnalyses::all();
   LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
   if (LI.empty())
     return PreservedAnalyses::all();
