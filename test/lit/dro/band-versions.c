@@ -27,6 +27,23 @@
 // RUN: cmp %t.off.out %t.fit.out
 // RUN: FileCheck %s --check-prefix=FIT < %t.fit.err
 //
+// threads=on keeps these versions too, on the calling thread: Polly's
+// parallel code generation is kept off their loops (a mark above them; it
+// crashed on PolyBench's deriche and adi, and outlined tiles would have no
+// disk map for the task scheduler). Only the data-tiled and original
+// versions' parallel loops are tasks: 2 here, 14 if the tiles' loops were
+// outlined too. At 2 threads the choice, the fetches and the output are
+// the one-thread build's.
+// RUN: %iopoly_clang -O2 -fplugin-arg-iopoly-mode=dro-wp -fplugin-arg-iopoly-layout=off -fplugin-arg-iopoly-threads=on \
+// RUN:   -Rpass=iopoly %s -o %t.thr 2>&1 | FileCheck %s --check-prefix=THREADS
+// RUN: rm -rf %t.data && mkdir -p %t.data
+// RUN: %iopoly_run IOPOLY_THREADS=2 IOPOLY_BUFFER=64K IOPOLY_VERBOSE=1 IOPOLY_STATS=%t.thr.stats %t.thr > %t.thr.out 2> %t.thr.err
+// RUN: cmp %t.off.out %t.thr.out
+// RUN: FileCheck %s --check-prefix=CHOSEN < %t.thr.err
+// RUN: FileCheck %s --check-prefix=STATS < %t.thr.stats
+// THREADS-DAG: remark: threads: 2 loop(s) that Polly's dependences prove parallel run as tasks
+// THREADS-DAG: remark: dro-wp: tiled the loops here in Polly's schedule: {{.*}}versions: Polly's schedule in tiles of {{[0-9, ]+}}, Polly's schedule as in mode=clo {{.*}}and the original order
+//
 // By default (versions=plausible) only the versions the run-time choice
 // takes for some plausible run are compiled: here none of the data-tiled
 // ones; at this buffer one of Polly's tiled schedules is chosen.
