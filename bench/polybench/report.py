@@ -401,6 +401,9 @@ def render(raw, out):
     text = "\n".join(L) + "\n"
     with open(os.path.join(out, "polybench.md"), "w") as f:
         f.write(text)
+    from bench.polybench import threads_report  # it imports this module's helpers
+    if threads_report.has_both(raw):
+        threads_report.render(raw, out)
     return text
 
 
